@@ -1,0 +1,110 @@
+// CImageCodecs: thin C shims over libpng, libjpeg(-turbo) and libcrypto's SHA-256.
+//
+// Why this exists: libpng and libjpeg report fatal errors with longjmp. A longjmp that
+// crossed a Swift frame would skip Swift's cleanup and corrupt the program, so every shim
+// here calls setjmp itself, catches the library's error inside C, and returns a status
+// code with the library's message copied into a caller-owned buffer. Library warnings are
+// swallowed (never printed to stderr).
+//
+// Decoding is two-phase so that Swift owns the pixel buffer: `cic_*_open` reads the
+// header (and checks the pixel budget before anything large is allocated), then
+// `cic_*_read` decodes straight into a caller buffer of `width * height * 4` bytes
+// (RGBA8, upright), and `cic_*_close` frees the decoder.
+#ifndef CIMAGECODECS_H
+#define CIMAGECODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Status codes returned by every shim.
+typedef enum {
+    CIC_OK = 0,
+    CIC_ERR_CORRUPT = 1,       ///< the library rejected the data; see the message
+    CIC_ERR_TOO_MANY_PIXELS = 2,
+    CIC_ERR_UNSUPPORTED = 3,
+    CIC_ERR_OUT_OF_MEMORY = 4,
+    CIC_ERR_ARGUMENT = 5
+} cic_status;
+
+/// Size of the message buffers callers pass in.
+#define CIC_MESSAGE_CAPACITY 200
+
+/// What a header says, after orientation and shrink-on-load are applied.
+typedef struct {
+    uint32_t width;            ///< width of the decoded (upright, scaled) image
+    uint32_t height;
+    uint32_t source_width;     ///< width as stored in the file, before orientation/scale
+    uint32_t source_height;
+    uint32_t scale_denom;      ///< 1, 2, 4 or 8 (JPEG shrink-on-load); 1 for PNG
+    uint32_t orientation;      ///< EXIF orientation 1-8 applied; 1 when none
+    int32_t has_alpha;         ///< 1 when the file carries alpha (an alpha channel or tRNS)
+    int32_t bit_depth;         ///< bits per sample as stored
+} cic_header;
+
+typedef struct cic_png_decoder cic_png_decoder;
+typedef struct cic_jpeg_decoder cic_jpeg_decoder;
+
+/// Reads a PNG header. `max_pixels` of 0 means no limit.
+cic_status cic_png_open(const uint8_t *data, size_t length, uint64_t max_pixels,
+                        cic_png_decoder **decoder, cic_header *header,
+                        char *message, size_t message_capacity);
+/// Decodes every pixel as RGBA8 into `rgba` (header.width * header.height * 4 bytes).
+cic_status cic_png_read(cic_png_decoder *decoder, uint8_t *rgba,
+                        char *message, size_t message_capacity);
+void cic_png_close(cic_png_decoder *decoder);
+
+/// Reads a JPEG header. `min_long_side` > 0 asks for DCT shrink-on-load: the largest of
+/// 1/2, 1/4, 1/8 whose result keeps the long side >= min_long_side. `apply_orientation`
+/// non-zero applies the EXIF orientation (APP1) while decoding.
+cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels,
+                         uint32_t min_long_side, int apply_orientation,
+                         cic_jpeg_decoder **decoder, cic_header *header,
+                         char *message, size_t message_capacity);
+cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
+                         char *message, size_t message_capacity);
+void cic_jpeg_close(cic_jpeg_decoder *decoder);
+
+/// Encodes RGBA8 as an 8-bit RGBA PNG. `compression_level` is zlib's 0-9; `fast_filters`
+/// non-zero selects the Up filter and the RLE strategy (much faster, slightly larger).
+/// On success `*out` is a malloc'd buffer the caller frees with `cic_free`.
+cic_status cic_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
+                          int compression_level, int fast_filters,
+                          uint8_t **out, size_t *out_length,
+                          char *message, size_t message_capacity);
+
+/// Colour encodings `cic_jpeg_encode` can write.
+typedef enum {
+    CIC_JPEG_YCBCR = 0,
+    CIC_JPEG_GRAY = 1,
+    CIC_JPEG_CMYK_ADOBE = 2  ///< CMYK with an Adobe marker (inverted inks), K = 0
+} cic_jpeg_color;
+
+/// How `cic_jpeg_encode` writes a file.
+typedef struct {
+    int quality;               ///< 1-100
+    cic_jpeg_color color;
+    int progressive;           ///< non-zero for a progressive scan script
+    uint32_t exif_orientation; ///< 1-8 writes an EXIF APP1 with that orientation; 0 none
+} cic_jpeg_options;
+
+/// Encodes RGBA8 (alpha dropped) as JPEG. Used to make samples and test inputs of every
+/// kind the decoder reads. `*out` is malloc'd; free it with `cic_free`.
+cic_status cic_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
+                           const cic_jpeg_options *options,
+                           uint8_t **out, size_t *out_length,
+                           char *message, size_t message_capacity);
+
+void cic_free(void *pointer);
+
+/// SHA-256 of `length` bytes into `digest` (32 bytes), through libcrypto.
+void cic_sha256(const uint8_t *data, size_t length, uint8_t digest[32]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,330 @@
+// JPEG decode and encode over libjpeg(-turbo), with every libjpeg error caught here.
+#include "CImageCodecs.h"
+#include "shim_message.h"
+
+#include <jerror.h>
+#include <jpeglib.h>
+#include <setjmp.h>
+#include <stdlib.h>
+
+struct jpeg_error_trap {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+    char message[CIC_MESSAGE_CAPACITY];
+};
+
+/// Fatal errors: keep the library's message, jump back into the shim that set the trap.
+static void jpeg_error_exit(j_common_ptr cinfo) {
+    struct jpeg_error_trap *trap = (struct jpeg_error_trap *)cinfo->err;
+    char text[JMSG_LENGTH_MAX];
+    cinfo->err->format_message(cinfo, text);
+    cic_set_message(trap->message, sizeof trap->message, "%s", text);
+    longjmp(trap->jump, 1);
+}
+
+/// Warnings are silent, except a premature end of data: a truncated file is an error,
+/// not a picture whose lower part libjpeg filled with grey.
+static void jpeg_emit_message(j_common_ptr cinfo, int level) {
+    if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) {
+        jpeg_error_exit(cinfo);
+    }
+}
+
+static void jpeg_output_nothing(j_common_ptr cinfo) { (void)cinfo; }
+
+static void jpeg_install_trap(struct jpeg_error_trap *trap) {
+    jpeg_std_error(&trap->manager);
+    trap->manager.error_exit = jpeg_error_exit;
+    trap->manager.emit_message = jpeg_emit_message;
+    trap->manager.output_message = jpeg_output_nothing;
+}
+
+struct cic_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_error_trap trap;
+    uint32_t orientation;
+    int cmyk_inverted;  // Adobe CMYK/YCCK stores inverted ink values
+    JSAMPLE *row;
+};
+
+// ---------------------------------------------------------------------- EXIF orientation
+
+static uint32_t exif_read(const uint8_t *p, int little_endian, int bytes) {
+    uint32_t value = 0;
+    for (int i = 0; i < bytes; i++) {
+        int index = little_endian ? bytes - 1 - i : i;
+        value = (value << 8) | p[index];
+    }
+    return value;
+}
+
+/// The Orientation tag (0x0112) of IFD0 in an APP1 "Exif" payload; 1 when absent or bad.
+static uint32_t exif_orientation(const uint8_t *data, size_t length) {
+    if (length < 14 || memcmp(data, "Exif\0\0", 6) != 0) return 1;
+    const uint8_t *tiff = data + 6;
+    size_t size = length - 6;
+    int little_endian;
+    if (tiff[0] == 'I' && tiff[1] == 'I') little_endian = 1;
+    else if (tiff[0] == 'M' && tiff[1] == 'M') little_endian = 0;
+    else return 1;
+    uint32_t ifd = exif_read(tiff + 4, little_endian, 4);
+    if (ifd > size || size - ifd < 2) return 1;
+    uint32_t count = exif_read(tiff + ifd, little_endian, 2);
+    for (uint32_t i = 0; i < count; i++) {
+        size_t entry = (size_t)ifd + 2 + (size_t)i * 12;
+        if (entry + 12 > size) return 1;
+        if (exif_read(tiff + entry, little_endian, 2) == 0x0112) {
+            uint32_t value = exif_read(tiff + entry + 8, little_endian, 2);
+            return (value >= 1 && value <= 8) ? value : 1;
+        }
+    }
+    return 1;
+}
+
+static uint32_t jpeg_orientation(j_decompress_ptr cinfo) {
+    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1) {
+            uint32_t value = exif_orientation(marker->data, marker->data_length);
+            if (value != 1) return value;
+        }
+    }
+    return 1;
+}
+
+// ---------------------------------------------------------------------------- decoding
+
+cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels,
+                         uint32_t min_long_side, int apply_orientation,
+                         cic_jpeg_decoder **result, cic_header *header,
+                         char *message, size_t message_capacity) {
+    *result = NULL;
+    if (length < 3 || data[0] != 0xFF || data[1] != 0xD8) {
+        cic_set_message(message, message_capacity, "not a JPEG file");
+        return CIC_ERR_CORRUPT;
+    }
+    struct cic_jpeg_decoder *decoder = calloc(1, sizeof *decoder);
+    if (decoder == NULL) return CIC_ERR_OUT_OF_MEMORY;
+    decoder->cinfo.err = &decoder->trap.manager;
+    jpeg_install_trap(&decoder->trap);
+    if (setjmp(decoder->trap.jump)) {
+        cic_set_message(message, message_capacity, "%s", decoder->trap.message);
+        cic_jpeg_close(decoder);
+        return CIC_ERR_CORRUPT;
+    }
+    jpeg_create_decompress(&decoder->cinfo);
+    j_decompress_ptr cinfo = &decoder->cinfo;
+    jpeg_mem_src(cinfo, data, (unsigned long)length);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_read_header(cinfo, TRUE);
+
+    if (cinfo->data_precision != 8) {
+        cic_set_message(message, message_capacity,
+                        "%d-bit JPEG is not supported (only 8-bit)", cinfo->data_precision);
+        cic_jpeg_close(decoder);
+        return CIC_ERR_UNSUPPORTED;
+    }
+    uint32_t width = cinfo->image_width, height = cinfo->image_height;
+    header->source_width = width;
+    header->source_height = height;
+    if (max_pixels > 0 && (uint64_t)width * height > max_pixels) {
+        cic_set_message(message, message_capacity,
+                        "image is %ux%u (%llu pixels), over the budget of %llu pixels",
+                        width, height, (unsigned long long)width * height,
+                        (unsigned long long)max_pixels);
+        cic_jpeg_close(decoder);
+        return CIC_ERR_TOO_MANY_PIXELS;
+    }
+    switch (cinfo->jpeg_color_space) {
+    case JCS_CMYK:
+    case JCS_YCCK:
+        cinfo->out_color_space = JCS_CMYK;
+        decoder->cmyk_inverted = cinfo->saw_Adobe_marker;
+        break;
+    case JCS_GRAYSCALE:
+    case JCS_YCbCr:
+    case JCS_RGB:
+        cinfo->out_color_space = JCS_EXT_RGBA;
+        break;
+    default:
+        cic_set_message(message, message_capacity, "unsupported JPEG colour space %d",
+                        (int)cinfo->jpeg_color_space);
+        cic_jpeg_close(decoder);
+        return CIC_ERR_UNSUPPORTED;
+    }
+    uint32_t long_side = width > height ? width : height;
+    uint32_t denom = 1;
+    if (min_long_side > 0) {
+        for (uint32_t candidate = 8; candidate >= 2; candidate /= 2) {
+            if ((long_side + candidate - 1) / candidate >= min_long_side) {
+                denom = candidate;
+                break;
+            }
+        }
+    }
+    cinfo->scale_num = 1;
+    cinfo->scale_denom = denom;
+    cinfo->dct_method = JDCT_ISLOW;
+    jpeg_calc_output_dimensions(cinfo);
+    if (cic_rgba_bytes(cinfo->output_width, cinfo->output_height) == 0) {
+        cic_set_message(message, message_capacity, "image size is not addressable");
+        cic_jpeg_close(decoder);
+        return CIC_ERR_TOO_MANY_PIXELS;
+    }
+    decoder->orientation = apply_orientation ? jpeg_orientation(cinfo) : 1;
+    int swapped = decoder->orientation >= 5;
+    header->source_width = width;
+    header->source_height = height;
+    header->width = swapped ? cinfo->output_height : cinfo->output_width;
+    header->height = swapped ? cinfo->output_width : cinfo->output_height;
+    header->scale_denom = denom;
+    header->orientation = decoder->orientation;
+    header->has_alpha = 0;
+    header->bit_depth = 8;
+    *result = decoder;
+    return CIC_OK;
+}
+
+/// Where stored pixel (x, y) of a w x h image lands in the upright image, per EXIF.
+static inline size_t oriented_index(uint32_t orientation, uint32_t x, uint32_t y,
+                                    uint32_t w, uint32_t h) {
+    switch (orientation) {
+    case 2: return (size_t)y * w + (w - 1 - x);
+    case 3: return (size_t)(h - 1 - y) * w + (w - 1 - x);
+    case 4: return (size_t)(h - 1 - y) * w + x;
+    case 5: return (size_t)x * h + y;
+    case 6: return (size_t)x * h + (h - 1 - y);
+    case 7: return (size_t)(w - 1 - x) * h + (h - 1 - y);
+    case 8: return (size_t)(w - 1 - x) * h + y;
+    default: return (size_t)y * w + x;
+    }
+}
+
+/// Converts one decoded scanline (RGBA or CMYK) to RGBA8 pixels in their upright place.
+static void store_row(struct cic_jpeg_decoder *decoder, const JSAMPLE *row, uint32_t y,
+                      uint8_t *rgba) {
+    uint32_t w = decoder->cinfo.output_width, h = decoder->cinfo.output_height;
+    int cmyk = decoder->cinfo.out_color_space == JCS_CMYK;
+    for (uint32_t x = 0; x < w; x++) {
+        const JSAMPLE *s = row + (size_t)x * 4;
+        uint8_t *d = rgba + oriented_index(decoder->orientation, x, y, w, h) * 4;
+        if (cmyk) {
+            unsigned c = s[0], m = s[1], ye = s[2], k = s[3];
+            if (!decoder->cmyk_inverted) {
+                c = 255 - c; m = 255 - m; ye = 255 - ye; k = 255 - k;
+            }
+            d[0] = (uint8_t)((c * k + 127) / 255);
+            d[1] = (uint8_t)((m * k + 127) / 255);
+            d[2] = (uint8_t)((ye * k + 127) / 255);
+            d[3] = 255;
+        } else {
+            memcpy(d, s, 4);
+        }
+    }
+}
+
+cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
+                         char *message, size_t message_capacity) {
+    if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
+    j_decompress_ptr cinfo = &decoder->cinfo;
+    if (setjmp(decoder->trap.jump)) {
+        cic_set_message(message, message_capacity, "%s", decoder->trap.message);
+        return CIC_ERR_CORRUPT;
+    }
+    jpeg_start_decompress(cinfo);
+    int direct = decoder->orientation == 1 && cinfo->out_color_space == JCS_EXT_RGBA;
+    if (!direct && decoder->row == NULL) {
+        decoder->row = malloc((size_t)cinfo->output_width * 4);
+        if (decoder->row == NULL) return CIC_ERR_OUT_OF_MEMORY;
+    }
+    while (cinfo->output_scanline < cinfo->output_height) {
+        uint32_t y = cinfo->output_scanline;
+        JSAMPROW target = direct ? rgba + (size_t)y * cinfo->output_width * 4 : decoder->row;
+        if (jpeg_read_scanlines(cinfo, &target, 1) != 1) {
+            cic_set_message(message, message_capacity, "JPEG data ended early");
+            return CIC_ERR_CORRUPT;
+        }
+        if (!direct) store_row(decoder, decoder->row, y, rgba);
+    }
+    jpeg_finish_decompress(cinfo);
+    return CIC_OK;
+}
+
+void cic_jpeg_close(cic_jpeg_decoder *decoder) {
+    if (decoder == NULL) return;
+    jpeg_destroy_decompress(&decoder->cinfo);
+    free(decoder->row);
+    free(decoder);
+}
+
+// ---------------------------------------------------------------------------- encoding
+
+cic_status cic_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
+                           const cic_jpeg_options *options,
+                           uint8_t **out, size_t *out_length,
+                           char *message, size_t message_capacity) {
+    *out = NULL;
+    *out_length = 0;
+    if (width == 0 || height == 0 || cic_rgba_bytes(width, height) == 0) {
+        cic_set_message(message, message_capacity, "cannot encode a %ux%u image", width, height);
+        return CIC_ERR_ARGUMENT;
+    }
+    struct jpeg_compress_struct cinfo;
+    struct jpeg_error_trap trap;
+    // Locals read after a longjmp must be volatile; these are set before setjmp and the
+    // buffers are owned by libjpeg (out) or by this frame (row).
+    unsigned char *volatile bytes = NULL;
+    unsigned long volatile size = 0;
+    JSAMPLE *volatile row = NULL;
+    memset(&cinfo, 0, sizeof cinfo);
+    cinfo.err = &trap.manager;
+    jpeg_install_trap(&trap);
+    if (setjmp(trap.jump)) {
+        cic_set_message(message, message_capacity, "%s", trap.message);
+        jpeg_destroy_compress(&cinfo);
+        free(bytes);
+        free(row);
+        return CIC_ERR_CORRUPT;
+    }
+    jpeg_create_compress(&cinfo);
+    jpeg_mem_dest(&cinfo, (unsigned char **)&bytes, (unsigned long *)&size);
+    cinfo.image_width = width;
+    cinfo.image_height = height;
+    int cmyk = options->color == CIC_JPEG_CMYK_ADOBE;
+    cinfo.input_components = 4;
+    cinfo.in_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    jpeg_set_defaults(&cinfo);
+    if (options->color == CIC_JPEG_GRAY) jpeg_set_colorspace(&cinfo, JCS_GRAYSCALE);
+    jpeg_set_quality(&cinfo, options->quality, TRUE);
+    if (options->progressive) jpeg_simple_progression(&cinfo);
+    jpeg_start_compress(&cinfo, TRUE);
+    if (options->exif_orientation >= 1 && options->exif_orientation <= 8) {
+        // A minimal big-endian TIFF with one IFD0 entry: Orientation (0x0112), SHORT.
+        uint8_t exif[] = {'E', 'x', 'i', 'f', 0, 0, 'M', 'M', 0, 42, 0, 0, 0, 8,
+                          0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1,
+                          0, (uint8_t)options->exif_orientation, 0, 0, 0, 0, 0, 0};
+        jpeg_write_marker(&cinfo, JPEG_APP0 + 1, exif, sizeof exif);
+    }
+    if (cmyk) {
+        row = malloc((size_t)width * 4);
+        if (row == NULL) longjmp(trap.jump, 1);
+    }
+    while (cinfo.next_scanline < height) {
+        const uint8_t *source = rgba + (size_t)cinfo.next_scanline * width * 4;
+        JSAMPROW target = (JSAMPROW)source;
+        if (cmyk) {
+            // Adobe stores inverted inks; with no black ink the stored values are R, G, B.
+            for (uint32_t x = 0; x < width; x++) {
+                memcpy(row + x * 4, source + x * 4, 3);
+                row[x * 4 + 3] = 255;
+            }
+            target = row;
+        }
+        jpeg_write_scanlines(&cinfo, &target, 1);
+    }
+    jpeg_finish_compress(&cinfo);
+    jpeg_destroy_compress(&cinfo);
+    free(row);
+    *out = bytes;
+    *out_length = size;
+    return CIC_OK;
+}

@@ -1,0 +1,221 @@
+// PNG decode and encode over libpng, with every libpng error caught here (setjmp).
+#include "CImageCodecs.h"
+#include "shim_message.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <zlib.h>
+
+struct cic_png_decoder {
+    png_structp png;
+    png_infop info;
+    const uint8_t *data;
+    size_t length;
+    size_t offset;
+    uint32_t width;
+    uint32_t height;
+    png_bytep *rows;
+    char error[CIC_MESSAGE_CAPACITY];
+};
+
+static void png_error_handler(png_structp png, png_const_charp text) {
+    struct cic_png_decoder *decoder = png_get_error_ptr(png);
+    if (decoder != NULL) cic_set_message(decoder->error, sizeof decoder->error, "%s", text);
+    png_longjmp(png, 1);
+}
+
+static void png_warning_handler(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;
+}
+
+static void png_read_from_memory(png_structp png, png_bytep out, size_t count) {
+    struct cic_png_decoder *decoder = png_get_io_ptr(png);
+    if (count > decoder->length - decoder->offset) png_error(png, "file is truncated");
+    memcpy(out, decoder->data + decoder->offset, count);
+    decoder->offset += count;
+}
+
+cic_status cic_png_open(const uint8_t *data, size_t length, uint64_t max_pixels,
+                        cic_png_decoder **result, cic_header *header,
+                        char *message, size_t message_capacity) {
+    *result = NULL;
+    if (length < 8 || png_sig_cmp(data, 0, 8) != 0) {
+        cic_set_message(message, message_capacity, "not a PNG file");
+        return CIC_ERR_CORRUPT;
+    }
+    struct cic_png_decoder *decoder = calloc(1, sizeof *decoder);
+    if (decoder == NULL) return CIC_ERR_OUT_OF_MEMORY;
+    decoder->data = data;
+    decoder->length = length;
+    decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder,
+                                          png_error_handler, png_warning_handler);
+    if (decoder->png != NULL) decoder->info = png_create_info_struct(decoder->png);
+    if (decoder->info == NULL) {
+        cic_png_close(decoder);
+        return CIC_ERR_OUT_OF_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(decoder->png))) {
+        cic_set_message(message, message_capacity, "%s", decoder->error);
+        cic_png_close(decoder);
+        return CIC_ERR_CORRUPT;
+    }
+    png_set_read_fn(decoder->png, decoder, png_read_from_memory);
+    png_set_user_limits(decoder->png, 0x7fffffff, 0x7fffffff);
+    png_set_chunk_malloc_max(decoder->png, 64u * 1024u * 1024u);
+    png_read_info(decoder->png, decoder->info);
+
+    png_uint_32 width = 0, height = 0;
+    int bit_depth = 0, color_type = 0;
+    png_get_IHDR(decoder->png, decoder->info, &width, &height, &bit_depth, &color_type,
+                 NULL, NULL, NULL);
+    header->source_width = width;
+    header->source_height = height;
+    if (max_pixels > 0 && (uint64_t)width * height > max_pixels) {
+        cic_set_message(message, message_capacity,
+                        "image is %ux%u (%llu pixels), over the budget of %llu pixels",
+                        width, height, (unsigned long long)width * height,
+                        (unsigned long long)max_pixels);
+        cic_png_close(decoder);
+        return CIC_ERR_TOO_MANY_PIXELS;
+    }
+    if (cic_rgba_bytes(width, height) == 0) {
+        cic_set_message(message, message_capacity, "image size %ux%u is not addressable",
+                        width, height);
+        cic_png_close(decoder);
+        return CIC_ERR_TOO_MANY_PIXELS;
+    }
+    int has_trns = png_get_valid(decoder->png, decoder->info, PNG_INFO_tRNS) != 0;
+    header->has_alpha = has_trns || (color_type & PNG_COLOR_MASK_ALPHA) != 0;
+    header->bit_depth = bit_depth;
+
+    // Every colour type and depth becomes RGBA8: palette -> RGB, low-bit grey -> 8 bits,
+    // tRNS -> alpha, 16 -> 8 bits (rounded), grey -> RGB, opaque alpha added when absent.
+    png_set_expand(decoder->png);
+    png_set_scale_16(decoder->png);
+    if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(decoder->png);
+    if (!header->has_alpha) png_set_add_alpha(decoder->png, 0xFF, PNG_FILLER_AFTER);
+    png_set_interlace_handling(decoder->png);
+    png_read_update_info(decoder->png, decoder->info);
+    if (png_get_rowbytes(decoder->png, decoder->info) != (size_t)width * 4) {
+        cic_set_message(message, message_capacity, "unsupported PNG pixel layout");
+        cic_png_close(decoder);
+        return CIC_ERR_UNSUPPORTED;
+    }
+    decoder->width = width;
+    decoder->height = height;
+    header->width = header->source_width = width;
+    header->height = header->source_height = height;
+    header->scale_denom = 1;
+    header->orientation = 1;
+    *result = decoder;
+    return CIC_OK;
+}
+
+cic_status cic_png_read(cic_png_decoder *decoder, uint8_t *rgba,
+                        char *message, size_t message_capacity) {
+    if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
+    decoder->rows = malloc(sizeof(png_bytep) * (size_t)decoder->height);
+    if (decoder->rows == NULL) return CIC_ERR_OUT_OF_MEMORY;
+    for (uint32_t y = 0; y < decoder->height; y++) {
+        decoder->rows[y] = rgba + (size_t)y * decoder->width * 4;
+    }
+    if (setjmp(png_jmpbuf(decoder->png))) {
+        cic_set_message(message, message_capacity, "%s", decoder->error);
+        return CIC_ERR_CORRUPT;
+    }
+    png_read_image(decoder->png, decoder->rows);
+    return CIC_OK;
+}
+
+void cic_png_close(cic_png_decoder *decoder) {
+    if (decoder == NULL) return;
+    if (decoder->png != NULL) {
+        png_destroy_read_struct(&decoder->png, decoder->info ? &decoder->info : NULL, NULL);
+    }
+    free(decoder->rows);
+    free(decoder);
+}
+
+// ------------------------------------------------------------------------ encoding
+
+struct png_output {
+    uint8_t *bytes;
+    size_t length;
+    size_t capacity;
+    char error[CIC_MESSAGE_CAPACITY];
+};
+
+static void png_write_to_memory(png_structp png, png_bytep data, size_t count) {
+    struct png_output *output = png_get_io_ptr(png);
+    if (count > SIZE_MAX - output->length) png_error(png, "output too large");
+    if (output->length + count > output->capacity) {
+        size_t capacity = output->capacity ? output->capacity : 65536;
+        while (capacity < output->length + count) {
+            if (capacity > SIZE_MAX / 2) png_error(png, "output too large");
+            capacity *= 2;
+        }
+        uint8_t *grown = realloc(output->bytes, capacity);
+        if (grown == NULL) png_error(png, "out of memory");
+        output->bytes = grown;
+        output->capacity = capacity;
+    }
+    memcpy(output->bytes + output->length, data, count);
+    output->length += count;
+}
+
+static void png_flush_nothing(png_structp png) { (void)png; }
+
+static void png_encode_error_handler(png_structp png, png_const_charp text) {
+    struct png_output *output = png_get_error_ptr(png);
+    cic_set_message(output->error, sizeof output->error, "%s", text);
+    png_longjmp(png, 1);
+}
+
+cic_status cic_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
+                          int compression_level, int fast_filters,
+                          uint8_t **out, size_t *out_length,
+                          char *message, size_t message_capacity) {
+    *out = NULL;
+    *out_length = 0;
+    if (width == 0 || height == 0 || cic_rgba_bytes(width, height) == 0) {
+        cic_set_message(message, message_capacity, "cannot encode a %ux%u image", width, height);
+        return CIC_ERR_ARGUMENT;
+    }
+    struct png_output *output = calloc(1, sizeof *output);
+    if (output == NULL) return CIC_ERR_OUT_OF_MEMORY;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, output,
+                                              png_encode_error_handler, png_warning_handler);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        free(output);
+        return CIC_ERR_OUT_OF_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        cic_set_message(message, message_capacity, "%s", output->error);
+        png_destroy_write_struct(&png, &info);
+        free(output->bytes);
+        free(output);
+        return CIC_ERR_CORRUPT;
+    }
+    png_set_write_fn(png, output, png_write_to_memory, png_flush_nothing);
+    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, compression_level);
+    if (fast_filters) {
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
+        png_set_compression_strategy(png, Z_RLE);
+    }
+    png_write_info(png, info);
+    for (uint32_t y = 0; y < height; y++) {
+        png_write_row(png, rgba + (size_t)y * width * 4);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    *out = output->bytes;
+    *out_length = output->length;
+    free(output);
+    return CIC_OK;
+}

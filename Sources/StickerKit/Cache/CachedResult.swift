@@ -1,0 +1,39 @@
+import Foundation
+
+/// What the cache keeps of a processed photo: the sticker's PNG and its metadata.
+public struct CachedResult: Sendable, Codable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var crop: PixelRect
+    public var scale: Double
+    public var colors: ColorScheme
+    /// Milliseconds each stage took when the result was computed.
+    public var timings: StageTimings
+    /// The sticker as PNG bytes (stored after the metadata, not inside the JSON).
+    public var png: Data
+
+    enum CodingKeys: String, CodingKey {
+        case width, height, crop, scale, colors, timings
+    }
+
+    public init(_ photo: ProcessedPhoto) {
+        width = photo.sticker.image.width
+        height = photo.sticker.image.height
+        crop = photo.sticker.crop
+        scale = photo.sticker.scale
+        colors = photo.colors
+        timings = photo.timings
+        png = photo.png
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        width = try container.decode(Int.self, forKey: .width)
+        height = try container.decode(Int.self, forKey: .height)
+        crop = try container.decode(PixelRect.self, forKey: .crop)
+        scale = try container.decode(Double.self, forKey: .scale)
+        colors = try container.decode(ColorScheme.self, forKey: .colors)
+        timings = try container.decode(StageTimings.self, forKey: .timings)
+        png = Data()
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Results keyed by content hash and options, in memory for this run and on disk across
+/// runs (and processes).
+///
+/// Identical inputs within a run are processed once: the first request starts a task and
+/// later requests for the same key await that same task (the actor is re-entrant, so the
+/// table is re-checked only through non-suspending code). Completed results stay in a
+/// small in-memory LRU; the disk layer is a content-addressed folder of checksummed
+/// entries written temp-then-rename, so two processes may share it, and a corrupt entry is
+/// a miss. A cache that cannot be written is a warning, never a failure.
+public actor ResultCache {
+    /// Where a result came from.
+    public enum Source: Sendable, Equatable {
+        case computed
+        case memory
+        case disk
+    }
+
+    public nonisolated let directory: URL?
+    private var inFlight: [CacheKey: Task<(CachedResult, Source), any Error>] = [:]
+    private var recent: [CacheKey: CachedResult] = [:]
+    private var recentOrder: [CacheKey] = []
+    private let recentCapacity: Int
+    /// The first problem met while writing to disk, if any (reported once by callers).
+    public private(set) var writeWarning: String?
+
+    public init(directory: URL?, recentCapacity: Int = 16) {
+        self.directory = directory
+        self.recentCapacity = recentCapacity
+    }
+
+    /// The cached result for `key`, or `compute`'s, which is then stored.
+    public func result(for key: CacheKey,
+                       compute: @escaping @Sendable () async throws -> CachedResult) async throws -> (CachedResult, Source) {
+        if let result = recent[key] { return (result, .memory) }
+        if let task = inFlight[key] {
+            let (result, _) = try await ResultCache.value(of: task)
+            return (result, .memory)
+        }
+        let directory = directory
+        let task = Task { () async throws -> (CachedResult, Source) in
+            if let stored = await ResultCache.load(key, from: directory) { return (stored, .disk) }
+            let result = try await compute()
+            if let problem = await ResultCache.store(result, for: key, in: directory) {
+                self.noteWarning(problem)
+            }
+            return (result, .computed)
+        }
+        inFlight[key] = task
+        defer { inFlight[key] = nil }
+        let outcome = try await ResultCache.value(of: task)
+        remember(outcome.0, for: key)
+        return outcome
+    }
+
+    private func noteWarning(_ problem: String) {
+        if writeWarning == nil { writeWarning = problem }
+    }
+
+    private func remember(_ result: CachedResult, for key: CacheKey) {
+        guard recentCapacity > 0, recent[key] == nil else { return }
+        recent[key] = result
+        recentOrder.append(key)
+        if recentOrder.count > recentCapacity { recent[recentOrder.removeFirst()] = nil }
+    }
+
+    /// Awaits a shared task; cancelling the waiter cancels the work.
+    private static func value(of task: Task<(CachedResult, Source), any Error>) async throws -> (CachedResult, Source) {
+        try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+    }
+
+    static func entryURL(_ key: CacheKey, in directory: URL) -> URL {
+        directory.appendingPathComponent(String(key.hex.prefix(2))).appendingPathComponent(key.hex + ".stk")
+    }
+
+    @concurrent
+    private static func load(_ key: CacheKey, from directory: URL?) async -> CachedResult? {
+        guard let directory, let data = FileManager.default.contents(atPath: entryURL(key, in: directory).path) else {
+            return nil
+        }
+        return DiskCacheEntry.decode(data)
+    }
+
+    /// Writes the entry; returns a one-line problem instead of throwing.
+    @concurrent
+    private static func store(_ result: CachedResult, for key: CacheKey, in directory: URL?) async -> String? {
+        guard let directory else { return nil }
+        do {
+            try AtomicFile.write(try DiskCacheEntry.encode(result), to: entryURL(key, in: directory))
+            return nil
+        } catch {
+            return "cache not written (\(error))"
+        }
+    }
+}

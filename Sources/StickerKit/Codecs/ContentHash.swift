@@ -1,0 +1,20 @@
+import CImageCodecs
+import Foundation
+
+/// The SHA-256 of a file's bytes (through libcrypto), as `sha256sum` prints it.
+public struct ContentHash: Sendable, Hashable, CustomStringConvertible {
+    public let hex: String
+
+    public init(of data: Data) {
+        var digest = [UInt8](repeating: 0, count: 32)
+        data.withUnsafeBytes { raw in
+            cic_sha256(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &digest)
+        }
+        hex = digest.map { byte in
+            let text = String(byte, radix: 16)
+            return byte < 16 ? "0" + text : text
+        }.joined()
+    }
+
+    public var description: String { hex }
+}

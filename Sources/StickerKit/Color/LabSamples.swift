@@ -1,0 +1,34 @@
+/// An image reduced to weighted CIELAB samples: area-averaged (premultiplied by alpha)
+/// to a proxy whose long side is at most `longSide`, each sample weighted by its alpha.
+struct LabSamples: Sendable {
+    var colors: [SIMD3<Float>] = []
+    var weights: [Float] = []
+    var totalWeight: Float = 0
+
+    init(_ image: RGBAImage, longSide: Int) {
+        let factor = min(1, Double(longSide) / Double(max(image.width, image.height, 1)))
+        let width = max(1, Int((Double(image.width) * factor).rounded()))
+        let height = max(1, Int((Double(image.height) * factor).rounded()))
+        var premultiplied = [Float](repeating: 0, count: image.pixels.count)
+        for i in 0..<image.pixelCount {
+            let alpha = Float(image.pixels[i * 4 + 3]) / 255
+            for c in 0..<3 { premultiplied[i * 4 + c] = Float(image.pixels[i * 4 + c]) * alpha }
+            premultiplied[i * 4 + 3] = alpha
+        }
+        let region = Resampler.Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+        let proxy = premultiplied.withUnsafeBufferPointer {
+            Resampler.resample($0, width: image.width, height: image.height, channels: 4, region: region,
+                               width: width, height: height)
+        }
+        colors.reserveCapacity(width * height)
+        weights.reserveCapacity(width * height)
+        for i in 0..<(width * height) {
+            let alpha = proxy[i * 4 + 3]
+            guard alpha > 1e-3 else { continue }
+            let channel = { (c: Int) in UInt8(min(255, max(0, (proxy[i * 4 + c] / alpha).rounded()))) }
+            colors.append(LabColor(red: channel(0), green: channel(1), blue: channel(2)).vector)
+            weights.append(alpha)
+            totalWeight += alpha
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// Lloyd's k-means over weighted samples, restarted from several k-means++ seedings; the
+/// run with the lowest weighted squared error wins. Deterministic (fixed seed).
+enum WeightedKMeans {
+    struct Cluster: Sendable {
+        var center: SIMD3<Float>
+        var weight: Float
+
+        /// Heavier first; ties broken by the centre's components, so the order is total.
+        static func heavierFirst(_ a: Cluster, _ b: Cluster) -> Bool {
+            if a.weight != b.weight { return a.weight > b.weight }
+            if a.center.x != b.center.x { return a.center.x > b.center.x }
+            if a.center.y != b.center.y { return a.center.y > b.center.y }
+            return a.center.z > b.center.z
+        }
+    }
+
+    static func cluster(_ samples: LabSamples, count: Int, restarts: Int, maximumIterations: Int) -> [Cluster] {
+        var generator = SplitMix64(seed: 0xC0105)
+        var best: [Cluster] = []
+        var bestError = Float.infinity
+        for _ in 0..<max(1, restarts) {
+            let seeds = KMeansSeeding.plusPlus(samples.colors, weights: samples.weights, count: count, using: &generator)
+            let (clusters, error) = refine(samples, centers: seeds, maximumIterations: maximumIterations)
+            if error < bestError {
+                bestError = error
+                best = clusters
+            }
+        }
+        return best
+    }
+
+    /// Lloyd iterations until no assignment changes; returns the clusters and their error.
+    static func refine(_ samples: LabSamples, centers initial: [SIMD3<Float>],
+                       maximumIterations: Int) -> ([Cluster], Float) {
+        var centers = initial
+        var assignment = [Int](repeating: -1, count: samples.colors.count)
+        var error: Float = 0
+        for _ in 0..<maximumIterations {
+            var changed = false
+            var sums = [SIMD3<Float>](repeating: .zero, count: centers.count)
+            var weights = [Float](repeating: 0, count: centers.count)
+            error = 0
+            for (index, color) in samples.colors.enumerated() {
+                var nearest = 0
+                var nearestDistance = Float.infinity
+                for (k, center) in centers.enumerated() {
+                    let d = color - center
+                    let distance = (d * d).sum()
+                    if distance < nearestDistance {
+                        nearestDistance = distance
+                        nearest = k
+                    }
+                }
+                if assignment[index] != nearest {
+                    assignment[index] = nearest
+                    changed = true
+                }
+                let w = samples.weights[index]
+                sums[nearest] += color * w
+                weights[nearest] += w
+                error += nearestDistance * w
+            }
+            for k in centers.indices where weights[k] > 0 { centers[k] = sums[k] / weights[k] }
+            if !changed { break }
+        }
+        var totals = [Float](repeating: 0, count: centers.count)
+        for (index, k) in assignment.enumerated() where k >= 0 { totals[k] += samples.weights[index] }
+        let clusters = centers.indices.filter { totals[$0] > 0 }.map { Cluster(center: centers[$0], weight: totals[$0]) }
+        return (clusters, error)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// Writes files so no reader ever sees half of one: the bytes go to a temporary file in
+/// the destination folder, which is then renamed over the destination (atomic on POSIX).
+/// On any failure the temporary file is removed.
+public enum AtomicFile {
+    /// Prefix of temporary files, so a walk can recognise (and skip) them.
+    public static let temporaryPrefix = ".stickerize-tmp-"
+
+    public static func write(_ data: Data, to url: URL, createDirectories: Bool = true) throws(FileWriteError) {
+        let folder = url.deletingLastPathComponent()
+        if createDirectories {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotCreateFolder(path: folder.path, reason: FileWriteError.reason(of: error))
+            }
+        }
+        let temporary = folder.appendingPathComponent(
+            temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))-" + url.lastPathComponent)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
+        var failure: String?
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += written
+            }
+        }
+        if close(descriptor) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary.path)
+            throw .cannotWrite(path: url.path, reason: failure)
+        }
+    }
+}
+
+/// Why an output could not be written.
+public enum FileWriteError: Error, Equatable, CustomStringConvertible {
+    case cannotCreateFolder(path: String, reason: String)
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotCreateFolder(let path, let reason): return "cannot create folder \(path): \(reason)"
+        case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
+        }
+    }
+
+    static func reason(of error: any Error) -> String {
+        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
+            return String(cString: strerror(underlying.code.rawValue))
+        }
+        return error.localizedDescription
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// Reads a list of paths (one per line, or NUL-separated) from a file descriptor as they
+/// arrive, so `find ... | stickerize -` starts on the first path before `find` ends.
+///
+/// The blocking reads run on a thread of their own, never on the cooperative pool.
+public enum PathListReader {
+    public static func paths(fileDescriptor: Int32, nulSeparated: Bool) -> AsyncStream<String> {
+        AsyncStream { continuation in
+            let thread = Thread {
+                let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")
+                var pending: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                func emit(_ bytes: ArraySlice<UInt8>) {
+                    var line = bytes
+                    if !nulSeparated, line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+                    if !line.isEmpty { continuation.yield(String(decoding: line, as: UTF8.self)) }
+                }
+                while true {
+                    let count = read(fileDescriptor, &chunk, chunk.count)
+                    if count < 0 && errno == EINTR { continue }
+                    if count <= 0 { break }
+                    pending.append(contentsOf: chunk[0..<count])
+                    var start = 0
+                    while let end = pending[start...].firstIndex(of: separator) {
+                        emit(pending[start..<end])
+                        start = end + 1
+                    }
+                    pending.removeFirst(start)
+                }
+                emit(pending[...])
+                continuation.finish()
+            }
+            thread.start()
+        }
+    }
+}

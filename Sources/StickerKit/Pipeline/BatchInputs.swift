@@ -1,0 +1,83 @@
+import Foundation
+
+/// The inputs of a batch as an `AsyncSequence` of jobs, produced lazily: folders are
+/// walked as the pipeline asks for more, and a path list streams as it is read.
+///
+///     let inputs = BatchInputs([.path("photos"), .pathList(PathListReader.paths(...))],
+///                              excluding: "stickers")
+public struct BatchInputs: AsyncSequence, Sendable {
+    public typealias Element = BatchJob
+
+    /// One command-line input.
+    public enum Source: Sendable {
+        /// A file (processed whatever its name) or a folder (walked for images).
+        case path(String)
+        /// Paths read from a stream; each may be a file or a folder.
+        case pathList(AsyncStream<String>)
+    }
+
+    private let sources: [Source]
+    private let excluded: String?
+
+    /// `excluding` is a folder never walked into (the output folder).
+    public init(_ sources: [Source], excluding: String? = nil) {
+        self.sources = sources
+        excluded = excluding
+    }
+
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(sources: sources.reversed(), excluded: excluded)
+    }
+
+    public struct Iterator: AsyncIteratorProtocol {
+        var sources: [Source]
+        let excluded: String?
+        var walker: DirectoryWalker?
+        var list: AsyncStream<String>.Iterator?
+        var naming = OutputNaming()
+        var index = 0
+
+        init(sources: [Source], excluded: String?) {
+            self.sources = sources
+            self.excluded = excluded
+        }
+
+        public mutating func next() async -> BatchJob? {
+            while true {
+                if let entry = walker?.next() {
+                    return job(source: entry.path, relativePath: entry.relativePath)
+                }
+                walker = nil
+                if list != nil {
+                    if let path = await list?.next() {
+                        if let job = start(path, relativePath: path) { return job }
+                        continue
+                    }
+                    list = nil
+                }
+                guard let source = sources.popLast() else { return nil }
+                switch source {
+                case .path(let path):
+                    if let job = start(path, relativePath: (path as NSString).lastPathComponent) { return job }
+                case .pathList(let stream):
+                    list = stream.makeAsyncIterator()
+                }
+            }
+        }
+
+        /// A job for a file, or nil after starting a walk for a folder.
+        private mutating func start(_ path: String, relativePath: String) -> BatchJob? {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                walker = DirectoryWalker(root: path, excluding: excluded)
+                return nil
+            }
+            return job(source: path, relativePath: relativePath)
+        }
+
+        private mutating func job(source: String, relativePath: String) -> BatchJob {
+            defer { index += 1 }
+            return BatchJob(index: index, source: source, output: naming.claim(relativePath: relativePath))
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// One input of a batch: where to read it and where its output goes.
+public struct BatchJob: Sendable, Hashable {
+    /// Position in input order (0-based), so results can be ordered whatever the
+    /// completion order.
+    public var index: Int
+    /// The path to read, as given or as found by the walk.
+    public var source: String
+    /// The output's path relative to the output folder (`photos/a.jpg` -> `photos/a.png`).
+    public var output: String
+
+    public init(index: Int, source: String, output: String) {
+        self.index = index
+        self.source = source
+        self.output = output
+    }
+}

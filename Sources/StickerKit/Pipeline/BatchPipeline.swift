@@ -1,0 +1,96 @@
+import Foundation
+
+/// Processes a batch of photos concurrently, at most `jobs` at a time, writing each
+/// sticker under the output folder as soon as it is ready.
+///
+/// A `withTaskGroup` starts `jobs` tasks, then one more each time one finishes, pulling
+/// inputs lazily, so memory is bounded by the cap and not by the batch size. Each task
+/// reads the file, hashes it, asks the `ResultCache` (which runs `PhotoProcessor` on a
+/// miss) and writes the PNG atomically. Events are reported from the calling task, in
+/// completion order, as they happen. Cancelling the calling task stops pulling inputs and
+/// cancels the running work; `run` returns only when every task has ended, so nothing is
+/// left half-written.
+///
+///     let summary = await pipeline.run(BatchInputs([.path("photos")])) { event in print(event) }
+public struct BatchPipeline: Sendable {
+    public var processor: PhotoProcessor
+    public var cache: ResultCache
+    public var outputDirectory: URL
+    public var jobs: Int
+
+    public init(processor: PhotoProcessor, cache: ResultCache, outputDirectory: URL,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.processor = processor
+        self.cache = cache
+        self.outputDirectory = outputDirectory
+        self.jobs = max(1, jobs)
+    }
+
+    public func run<Inputs: AsyncSequence>(
+        _ inputs: Inputs, onEvent: (PipelineEvent) -> Void
+    ) async -> BatchSummary where Inputs.Element == BatchJob {
+        var summary = BatchSummary()
+        await withTaskGroup(of: ManifestItem?.self) { group in
+            var running = 0
+            var iterator = inputs.makeAsyncIterator()
+            func collect(_ item: ManifestItem?) {
+                running -= 1
+                guard let item else { return }
+                summary.items.append(item)
+                switch item.status {
+                case .ok: onEvent(.finished(item))
+                case .cached: onEvent(.cached(item))
+                case .failed: onEvent(.failed(item))
+                }
+            }
+            while !Task.isCancelled {
+                if running >= jobs, let item = await group.next() {
+                    collect(item)
+                    continue
+                }
+                guard let job = try? await iterator.next(), !Task.isCancelled else { break }
+                onEvent(.started(job))
+                running += 1
+                group.addTask { await self.process(job) }
+            }
+            while let item = await group.next() { collect(item) }
+        }
+        summary.wasCancelled = Task.isCancelled
+        return summary
+    }
+
+    /// Reads, hashes, processes (or finds in the cache) and writes one input. Returns nil
+    /// when cancelled before it finished.
+    private func process(_ job: BatchJob) async -> ManifestItem? {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var sha256: String?
+        let elapsed = { (clock.now - start).milliseconds }
+        do {
+            try Task.checkCancellation()
+            let data = try InputFile.read(job.source)
+            let hash = ContentHash(of: data)
+            sha256 = hash.hex
+            let key = CacheKey(content: hash, fingerprint: processor.options.fingerprint)
+            let processor = processor
+            let (result, source) = try await cache.result(for: key) {
+                CachedResult(try await processor.process(data))
+            }
+            try Task.checkCancellation()
+            try writeIfChanged(result.png, to: outputDirectory.appendingPathComponent(job.output))
+            return .succeeded(job, sha256: hash.hex, result: result, status: source == .computed ? .ok : .cached,
+                              ms: elapsed())
+        } catch is CancellationError {
+            return nil
+        } catch {
+            return .failed(job, sha256: sha256, ms: elapsed(), error: String(describing: error))
+        }
+    }
+
+    /// Writes atomically, unless the file already holds exactly these bytes (so a rerun
+    /// leaves unchanged outputs untouched).
+    private func writeIfChanged(_ data: Data, to url: URL) throws(FileWriteError) {
+        if let existing = FileManager.default.contents(atPath: url.path), existing == data { return }
+        try AtomicFile.write(data, to: url)
+    }
+}

@@ -1,0 +1,43 @@
+/// The record of one input's outcome: a line of `--json` output and an item of
+/// `manifest.json`.
+public struct ManifestItem: Sendable, Codable, Equatable {
+    /// `ok` (computed now), `cached` (served from the cache) or `failed`.
+    public enum Status: String, Sendable, Codable {
+        case ok
+        case cached
+        case failed
+    }
+
+    /// A palette entry as the manifest shows it.
+    public struct Swatch: Sendable, Codable, Equatable {
+        public var hex: String
+        public var share: Double
+    }
+
+    public var index: Int
+    public var source: String
+    public var sha256: String?
+    public var status: Status
+    public var output: String?
+    public var width: Int?
+    public var height: Int?
+    public var crop: PixelRect?
+    public var scale: Double?
+    public var palette: [Swatch]?
+    public var gradient: [String]?
+    public var timings: StageTimings?
+    /// Wall-clock milliseconds this run spent on the input (reading to writing).
+    public var ms: Double
+    public var error: String?
+
+    static func failed(_ job: BatchJob, sha256: String?, ms: Double, error: String) -> ManifestItem {
+        ManifestItem(index: job.index, source: job.source, sha256: sha256, status: .failed, ms: ms, error: error)
+    }
+
+    static func succeeded(_ job: BatchJob, sha256: String, result: CachedResult, status: Status, ms: Double) -> ManifestItem {
+        ManifestItem(index: job.index, source: job.source, sha256: sha256, status: status, output: job.output,
+                     width: result.width, height: result.height, crop: result.crop, scale: result.scale,
+                     palette: result.colors.palette.map { Swatch(hex: $0.hex, share: $0.share) },
+                     gradient: result.colors.gradient.map(\.hex), timings: result.timings, ms: ms)
+    }
+}

@@ -1,0 +1,26 @@
+/// Every option that changes what `PhotoProcessor` produces for a photo.
+public struct ProcessingOptions: Sendable, Hashable, Codable {
+    public var sticker: StickerOptions
+    /// Palette size.
+    public var colorCount: Int
+    /// Pixel budget checked from the header before decoding.
+    public var maxPixels: Int
+
+    /// Bumped whenever an algorithm change alters outputs, so old cache entries miss.
+    public static let algorithmVersion = 1
+
+    public init(sticker: StickerOptions = StickerOptions(), colorCount: Int = 5,
+                maxPixels: Int = DecodeOptions.defaultMaxPixels) {
+        self.sticker = sticker
+        self.colorCount = colorCount
+        self.maxPixels = maxPixels
+    }
+
+    /// A stable text naming the algorithm version and every output-changing option; part
+    /// of every cache key, so changing an option never serves a stale sticker.
+    public var fingerprint: String {
+        let maxSize = sticker.maxSize.map(String.init) ?? "original"
+        return "v\(ProcessingOptions.algorithmVersion);max-size=\(maxSize);margin=\(sticker.margin);"
+            + "working=\(sticker.workingSize);colors=\(colorCount)"
+    }
+}

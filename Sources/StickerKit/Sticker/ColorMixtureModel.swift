@@ -1,0 +1,130 @@
+import Foundation
+
+/// A Gaussian mixture over 3-channel colours with full covariances: the colour model of
+/// GrabCut (C. Rother, V. Kolmogorov, A. Blake, "GrabCut: interactive foreground
+/// extraction using iterated graph cuts", SIGGRAPH 2004).
+///
+/// Fitting is deterministic: k-means++ seeding from a fixed-seed generator, a few Lloyd
+/// steps on at most `sampleLimit` points, then one hard-assignment estimate over all points.
+struct ColorMixtureModel: Sendable {
+    struct Component: Sendable {
+        var weight: Float
+        var mean: SIMD3<Float>
+        /// Rows of the inverse covariance.
+        var inverse: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
+        /// log(weight) - log(sqrt((2 pi)^3 det)).
+        var logNormalizer: Float
+    }
+
+    private(set) var components: [Component]
+    private static let sampleLimit = 6000
+    private static let regularization: Double = 8   // variance floor, in (0-255 units)^2
+
+    /// Fits `count` components to the colours `samples` selects from `colors`.
+    init(colors: UnsafeBufferPointer<SIMD3<Float>>, samples: [Int32], count: Int) {
+        let centers = ColorMixtureModel.seedCenters(colors, samples, count)
+        // Sums in Double: a flat background sums ~1e5 equal values, and Float's rounding
+        // would swamp the small variance that is left after subtracting the mean.
+        var sums = [SIMD3<Double>](repeating: .zero, count: centers.count)
+        var products = [[Double]](repeating: [Double](repeating: 0, count: 6), count: centers.count)
+        var counts = [Double](repeating: 0, count: centers.count)
+        for sample in samples {
+            let color = colors[Int(sample)]
+            let k = ColorMixtureModel.nearest(color, centers)
+            let c = SIMD3<Double>(Double(color.x), Double(color.y), Double(color.z))
+            sums[k] += c
+            counts[k] += 1
+            products[k][0] += c.x * c.x
+            products[k][1] += c.x * c.y
+            products[k][2] += c.x * c.z
+            products[k][3] += c.y * c.y
+            products[k][4] += c.y * c.z
+            products[k][5] += c.z * c.z
+        }
+        let total = Double(max(samples.count, 1))
+        components = []
+        for k in 0..<centers.count where counts[k] > 0 {
+            let n = counts[k]
+            let m = sums[k] / n
+            let p = products[k]
+            let r = ColorMixtureModel.regularization
+            let covariance = [p[0] / n - m.x * m.x + r, p[1] / n - m.x * m.y, p[2] / n - m.x * m.z,
+                              p[3] / n - m.y * m.y + r, p[4] / n - m.y * m.z, p[5] / n - m.z * m.z + r]
+            components.append(ColorMixtureModel.component(weight: n / total, mean: m, covariance))
+        }
+    }
+
+    /// Negative log-likelihood of `color` under the mixture (a log-sum-exp over components).
+    @inline(__always)
+    func cost(_ color: SIMD3<Float>) -> Float {
+        var best = -Float.infinity
+        var sum: Float = 0
+        for component in components {
+            let d = color - component.mean
+            let q = (component.inverse.0 * d).sum() * d.x + (component.inverse.1 * d).sum() * d.y
+                + (component.inverse.2 * d).sum() * d.z
+            let logDensity = component.logNormalizer - 0.5 * q
+            if logDensity > best {
+                sum = sum * expf(best - logDensity) + 1
+                best = logDensity
+            } else {
+                sum += expf(logDensity - best)
+            }
+        }
+        return -(best + logf(sum))
+    }
+
+    /// A component from its weight, mean and covariance (xx, xy, xz, yy, yz, zz).
+    private static func component(weight: Double, mean: SIMD3<Double>, _ covariance: [Double]) -> Component {
+        let (xx, xy, xz, yy, yz, zz) = (covariance[0], covariance[1], covariance[2],
+                                        covariance[3], covariance[4], covariance[5])
+        let c00 = yy * zz - yz * yz, c01 = xz * yz - xy * zz, c02 = xy * yz - xz * yy
+        let c11 = xx * zz - xz * xz, c12 = xy * xz - xx * yz, c22 = xx * yy - xy * xy
+        let determinant = max(xx * c00 + xy * c01 + xz * c02, 1e-6)
+        let row = { (a: Double, b: Double, c: Double) in SIMD3<Float>(Float(a / determinant), Float(b / determinant), Float(c / determinant)) }
+        let logNormalizer = log(weight) - 0.5 * (3 * log(2 * Double.pi) + log(determinant))
+        return Component(weight: Float(weight), mean: SIMD3<Float>(Float(mean.x), Float(mean.y), Float(mean.z)),
+                         inverse: (row(c00, c01, c02), row(c01, c11, c12), row(c02, c12, c22)),
+                         logNormalizer: Float(logNormalizer))
+    }
+
+    @inline(__always)
+    private static func nearest(_ color: SIMD3<Float>, _ centers: [SIMD3<Float>]) -> Int {
+        var best = 0
+        var bestDistance = Float.infinity
+        for (k, center) in centers.enumerated() {
+            let d = color - center
+            let distance = (d * d).sum()
+            if distance < bestDistance {
+                bestDistance = distance
+                best = k
+            }
+        }
+        return best
+    }
+
+    /// k-means++ seeds refined by a few Lloyd iterations on an evenly strided subsample.
+    private static func seedCenters(_ colors: UnsafeBufferPointer<SIMD3<Float>>, _ samples: [Int32],
+                                     _ count: Int) -> [SIMD3<Float>] {
+        guard !samples.isEmpty else { return [] }
+        let stride = max(1, samples.count / sampleLimit)
+        var points: [SIMD3<Float>] = []
+        points.reserveCapacity(samples.count / stride + 1)
+        for index in Swift.stride(from: 0, to: samples.count, by: stride) {
+            points.append(colors[Int(samples[index])])
+        }
+        var generator = SplitMix64(seed: 0x5EED)
+        var centers = KMeansSeeding.plusPlus(points, count: count, using: &generator)
+        for _ in 0..<4 {
+            var sums = [SIMD3<Float>](repeating: .zero, count: centers.count)
+            var counts = [Float](repeating: 0, count: centers.count)
+            for point in points {
+                let k = nearest(point, centers)
+                sums[k] += point
+                counts[k] += 1
+            }
+            for k in centers.indices where counts[k] > 0 { centers[k] = sums[k] / counts[k] }
+        }
+        return centers
+    }
+}

@@ -1,0 +1,33 @@
+/// Where a sticker is cut from the decoded photo and how large it comes out: the subject's
+/// box grown by the margin (clipped to the photo), scaled so the long side fits `maxSize`.
+struct CropLayout: Sendable {
+    /// The crop in decoded pixels.
+    let crop: PixelRect
+    /// Output pixels per decoded pixel (at most 1).
+    let scale: Double
+    let outputWidth: Int
+    let outputHeight: Int
+
+    init(subject: (minX: Double, minY: Double, maxX: Double, maxY: Double),
+         imageWidth: Int, imageHeight: Int, options: StickerOptions) {
+        let longSide = max(subject.maxX - subject.minX, subject.maxY - subject.minY)
+        var scale = 1.0
+        if let maxSize = options.maxSize {
+            let room = Double(max(1, maxSize - 2 * options.margin))
+            scale = min(1, room / longSide)
+        }
+        let margin = Double(options.margin) / scale
+        let minX = max(0, Int((subject.minX - margin).rounded(.down)))
+        let minY = max(0, Int((subject.minY - margin).rounded(.down)))
+        let maxX = min(imageWidth, Int((subject.maxX + margin).rounded(.up)))
+        let maxY = min(imageHeight, Int((subject.maxY + margin).rounded(.up)))
+        crop = PixelRect(x: minX, y: minY, width: max(1, maxX - minX), height: max(1, maxY - minY))
+        outputWidth = max(1, Int((Double(crop.width) * scale).rounded()))
+        outputHeight = max(1, Int((Double(crop.height) * scale).rounded()))
+        self.scale = Double(outputWidth) / Double(crop.width)
+    }
+
+    var region: Resampler.Region {
+        Resampler.Region(x: Double(crop.x), y: Double(crop.y), width: Double(crop.width), height: Double(crop.height))
+    }
+}

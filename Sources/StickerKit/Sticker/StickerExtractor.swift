@@ -1,0 +1,73 @@
+/// Lifts the main subject out of a decoded photo as a cropped, transparent sticker.
+///
+/// A photo that already carries meaningful alpha keeps its own alpha exactly. Otherwise
+/// `SubjectSegmenter` finds the subject at working size; the mask is scaled to the output
+/// size and refined against the photo with a `GuidedFilter`, and edge colours are
+/// decontaminated, then the result is cropped to the subject plus a margin.
+///
+///     let sticker = try StickerExtractor().extract(from: decoded)
+public struct StickerExtractor: Sendable {
+    public var options: StickerOptions
+
+    public init(options: StickerOptions = StickerOptions()) {
+        self.options = options
+    }
+
+    public func extract(from decoded: DecodedImage) throws -> Sticker {
+        if decoded.declaresAlpha, let sticker = try passThroughAlpha(decoded) {
+            return sticker
+        }
+        return try segmentAndCut(decoded)
+    }
+
+    /// The photo's own alpha, cropped; nil when its alpha is (almost) entirely opaque.
+    private func passThroughAlpha(_ decoded: DecodedImage) throws -> Sticker? {
+        let image = decoded.image
+        var transparent = 0
+        var minX = image.width, minY = image.height, maxX = -1, maxY = -1
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let a = image.pixels[(y * image.width + x) * 4 + 3]
+                if a < 250 { transparent += 1 }
+                if a > 0 {
+                    minX = min(minX, x); maxX = max(maxX, x)
+                    minY = min(minY, y); maxY = max(maxY, y)
+                }
+            }
+        }
+        guard transparent * 1000 >= image.pixelCount else { return nil }
+        guard maxX >= 0 else { throw StickerError.noSubjectFound }
+        let layout = CropLayout(subject: (Double(minX), Double(minY), Double(maxX + 1), Double(maxY + 1)),
+                                imageWidth: image.width, imageHeight: image.height, options: options)
+        let output = try AlphaResampler.cropAndScale(image, layout: layout)
+        return sticker(output, layout: layout, decoded: decoded)
+    }
+
+    private func segmentAndCut(_ decoded: DecodedImage) throws -> Sticker {
+        let image = decoded.image
+        let working = WorkingImage(image, longSide: options.workingSize)
+        let raw = try SubjectSegmenter().segment(working)
+        let mask = raw.cleaned(keepingRegionsAbove: 0.08, fillingHolesBelow: 0.002)
+        guard mask.area * 1000 >= mask.values.count, let bounds = mask.bounds else {
+            throw StickerError.noSubjectFound
+        }
+        let toDecoded = 1 / working.scale
+        let layout = CropLayout(
+            subject: (Double(bounds.minX) * toDecoded, Double(bounds.minY) * toDecoded,
+                      Double(bounds.maxX + 1) * toDecoded, Double(bounds.maxY + 1) * toDecoded),
+            imageWidth: image.width, imageHeight: image.height, options: options)
+        try Task.checkCancellation()
+        let output = SoftAlphaComposer.compose(image, mask: mask, maskScale: working.scale, layout: layout)
+        return sticker(output, layout: layout, decoded: decoded)
+    }
+
+    private func sticker(_ image: RGBAImage, layout: CropLayout, decoded: DecodedImage) -> Sticker {
+        let toSource = 1 / decoded.scale
+        let crop = layout.crop
+        let sourceCrop = PixelRect(x: Int((Double(crop.x) * toSource).rounded()),
+                                   y: Int((Double(crop.y) * toSource).rounded()),
+                                   width: Int((Double(crop.width) * toSource).rounded()),
+                                   height: Int((Double(crop.height) * toSource).rounded()))
+        return Sticker(image: image, crop: sourceCrop, scale: layout.scale * decoded.scale)
+    }
+}

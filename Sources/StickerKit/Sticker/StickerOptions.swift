@@ -1,0 +1,15 @@
+/// What shapes a sticker: its size limit, its margin and the segmentation size.
+public struct StickerOptions: Sendable, Hashable, Codable {
+    /// Longest side of the sticker in pixels; nil keeps the source resolution.
+    public var maxSize: Int?
+    /// Transparent margin around the subject, in output pixels (clipped at the photo's edge).
+    public var margin: Int
+    /// Long side of the image the subject is segmented at.
+    public var workingSize: Int
+
+    public init(maxSize: Int? = 1024, margin: Int = 8, workingSize: Int = 320) {
+        self.maxSize = maxSize
+        self.margin = margin
+        self.workingSize = workingSize
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Separates the main subject from the background at working size, with no user input.
+///
+/// GrabCut (Rother, Kolmogorov, Blake 2004) seeded from the image border instead of a
+/// user's rectangle: the frame is usually background, so a colour mixture fitted to a band
+/// along it scores every pixel; pixels that band explains badly seed the subject's model.
+/// Then a few rounds alternate re-fitting both mixtures and an exact minimum cut
+/// (`MaxFlowGraph`) of the energy: per-pixel colour costs plus a contrast-sensitive Potts
+/// term on the 8-connected grid. The frame is a soft prior, not a hard constraint, so a
+/// subject cut by the frame keeps its border pixels. O(iterations x pixels) in practice.
+struct SubjectSegmenter: Sendable {
+    var iterations = 4
+    var components = 5
+    /// Weight of the smoothness term (GrabCut's gamma).
+    var smoothness: Float = 50
+    /// Extra cost, in log-likelihood units, of calling a frame pixel subject.
+    var framePrior: Float = 3
+
+    func segment(_ image: WorkingImage) throws -> ForegroundMask {
+        let count = image.width * image.height
+        let band = max(1, min(image.width, image.height) / 40)
+        var inBand = [Bool](repeating: false, count: count)
+        var bandSamples: [Int32] = []
+        for y in 0..<image.height {
+            for x in 0..<image.width
+            where x < band || y < band || x >= image.width - band || y >= image.height - band {
+                inBand[y * image.width + x] = true
+                bandSamples.append(Int32(y * image.width + x))
+            }
+        }
+        var labels = try initialLabels(image, inBand: inBand, bandSamples: bandSamples)
+        let edges = ContrastEdges(image)
+        for _ in 0..<iterations {
+            try Task.checkCancellation()
+            let next = try cut(image, labels: labels, inBand: inBand, edges: edges)
+            if next == labels { break }
+            labels = next
+        }
+        return ForegroundMask(width: image.width, height: image.height, values: labels)
+    }
+
+    /// Subject = pixels the frame's colour model explains worse than almost all of the frame.
+    private func initialLabels(_ image: WorkingImage, inBand: [Bool], bandSamples: [Int32]) throws -> [UInt8] {
+        try Task.checkCancellation()
+        return image.colors.withUnsafeBufferPointer { colors in
+            let background = ColorMixtureModel(colors: colors, samples: bandSamples, count: components)
+            let bandCosts = bandSamples.map { background.cost(colors[Int($0)]) }.sorted()
+            let threshold = bandCosts[min(bandCosts.count - 1, bandCosts.count * 97 / 100)] + 2
+            var labels = [UInt8](repeating: 0, count: colors.count)
+            for index in colors.indices where !inBand[index] && background.cost(colors[index]) > threshold {
+                labels[index] = 1
+            }
+            if labels.reduce(0, { $0 + Int($1) }) < colors.count / 500 {
+                markCentre(&labels, width: image.width, height: image.height)
+            }
+            return labels
+        }
+    }
+
+    /// GrabCut's fallback seed: the central region, when colour alone finds nothing.
+    private func markCentre(_ labels: inout [UInt8], width: Int, height: Int) {
+        for y in (height / 5)..<(height - height / 5) {
+            for x in (width / 5)..<(width - width / 5) { labels[y * width + x] = 1 }
+        }
+    }
+
+    /// One GrabCut round: re-fit both colour models to `labels`, then cut.
+    private func cut(_ image: WorkingImage, labels: [UInt8], inBand: [Bool], edges: ContrastEdges) throws -> [UInt8] {
+        var subjectSamples: [Int32] = []
+        var backgroundSamples: [Int32] = []
+        for index in labels.indices {
+            if labels[index] == 1 { subjectSamples.append(Int32(index)) } else { backgroundSamples.append(Int32(index)) }
+        }
+        guard !subjectSamples.isEmpty, !backgroundSamples.isEmpty else { return labels }
+        return image.colors.withUnsafeBufferPointer { colors in
+            let subject = ColorMixtureModel(colors: colors, samples: subjectSamples, count: components)
+            let background = ColorMixtureModel(colors: colors, samples: backgroundSamples, count: components)
+            var graph = MaxFlowGraph(nodeCount: colors.count, edgeCapacityHint: colors.count * 4)
+            let unit: Float = 16
+            for index in colors.indices {
+                var subjectCost = subject.cost(colors[index])
+                let backgroundCost = background.cost(colors[index])
+                if inBand[index] { subjectCost += framePrior }
+                // Cutting a node from the source (subject) labels it background; only the
+                // difference of the two costs matters, and it is always finite.
+                let preference = Int32(min(max(backgroundCost - subjectCost, -1e4), 1e4) * unit)
+                graph.setTerminalCapacities(index, source: max(preference, 0), sink: max(-preference, 0))
+            }
+            edges.addEdges(to: &graph, weight: smoothness * unit)
+            graph.maximumFlow()
+            return (0..<colors.count).map { graph.isSourceSide($0) ? 1 : 0 }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import StickerKit
+
+/// Everything the command line can say, with the defaults the README documents.
+struct CommandLineOptions: Equatable {
+    var inputs: [String] = []
+    var outputDirectory = "stickers"
+    var nulSeparated = false
+    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var maxSize: Int? = 1024
+    var margin = 8
+    var colors = 5
+    var maxPixels = DecodeOptions.defaultMaxPixels
+    var cacheDirectory: String?
+    var usesCache = true
+    var json = false
+    var quiet = false
+    var showsHelp = false
+    var showsVersion = false
+
+    var processingOptions: ProcessingOptions {
+        ProcessingOptions(sticker: StickerOptions(maxSize: maxSize, margin: margin), colorCount: colors,
+                          maxPixels: maxPixels)
+    }
+
+    /// `--cache DIR`, else `$XDG_CACHE_HOME/stickerize`, else `~/.cache/stickerize`.
+    func resolvedCacheDirectory(environment: [String: String]) -> String? {
+        guard usesCache else { return nil }
+        if let cacheDirectory { return cacheDirectory }
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/stickerize" }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + "/.cache/stickerize"
+    }
+}

@@ -1,0 +1,66 @@
+/// One command-line option: its names, its help line and what it does to the options.
+///
+///     OptionSpec(short: "j", long: "jobs", valueName: "N", help: "...", applyValue: ...)
+struct OptionSpec: Sendable {
+    var short: Character?
+    var long: String
+    /// The value's placeholder in help (`N`, `DIR`); empty for a flag.
+    var valueName = ""
+    var help: String
+    var applyFlag: (@Sendable (inout CommandLineOptions) -> Void)?
+    var applyValue: (@Sendable (inout CommandLineOptions, String) throws(UsageError) -> Void)?
+
+    var displayName: String { "--" + long }
+
+    /// Every option, in the order help lists them.
+    static let all: [OptionSpec] = [
+        OptionSpec(short: "o", long: "out", valueName: "DIR", help: "write stickers and manifest.json here (default: ./stickers)",
+                   applyValue: { options, value throws(UsageError) in
+                       guard !value.isEmpty else { throw UsageError("--out needs a folder name") }
+                       options.outputDirectory = value
+                   }),
+        OptionSpec(short: "0", long: "null", help: "the path list read with '-' is NUL-separated (find -print0)",
+                   applyFlag: { $0.nulSeparated = true }),
+        OptionSpec(short: "j", long: "jobs", valueName: "N", help: "process N photos at once (default: number of cores)",
+                   applyValue: { options, value throws(UsageError) in
+                       options.jobs = try integer(value, for: "--jobs", in: 1...1024)
+                   }),
+        OptionSpec(long: "max-size", valueName: "N|original",
+                   help: "longest side of a sticker in pixels, or 'original' (default: 1024)",
+                   applyValue: { options, value throws(UsageError) in
+                       options.maxSize = value == "original" ? nil : try integer(value, for: "--max-size", in: 16...65535)
+                   }),
+        OptionSpec(long: "margin", valueName: "N", help: "transparent margin around the subject in pixels (default: 8)",
+                   applyValue: { options, value throws(UsageError) in
+                       options.margin = try integer(value, for: "--margin", in: 0...1000)
+                   }),
+        OptionSpec(long: "colors", valueName: "N", help: "palette size (default: 5)",
+                   applyValue: { options, value throws(UsageError) in
+                       options.colors = try integer(value, for: "--colors", in: 1...32)
+                   }),
+        OptionSpec(long: "max-pixels", valueName: "N",
+                   help: "refuse images with more pixels than this, before decoding (default: 100000000)",
+                   applyValue: { options, value throws(UsageError) in
+                       options.maxPixels = try integer(value, for: "--max-pixels", in: 1...Int(Int32.max))
+                   }),
+        OptionSpec(long: "cache", valueName: "DIR", help: "cache folder (default: $XDG_CACHE_HOME/stickerize or ~/.cache/stickerize)",
+                   applyValue: { options, value throws(UsageError) in
+                       guard !value.isEmpty else { throw UsageError("--cache needs a folder name") }
+                       options.cacheDirectory = value
+                   }),
+        OptionSpec(long: "no-cache", help: "neither read nor write the disk cache", applyFlag: { $0.usesCache = false }),
+        OptionSpec(long: "json", help: "print one JSON object per finished input on standard output",
+                   applyFlag: { $0.json = true }),
+        OptionSpec(short: "q", long: "quiet", help: "print only errors", applyFlag: { $0.quiet = true }),
+        OptionSpec(long: "version", help: "print the version and exit", applyFlag: { $0.showsVersion = true }),
+        OptionSpec(short: "h", long: "help", help: "print this help and exit", applyFlag: { $0.showsHelp = true }),
+    ]
+
+    private static func integer(_ text: String, for name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let value = Int(text) else { throw UsageError("\(name) takes a whole number, not '\(text)'") }
+        guard range.contains(value) else {
+            throw UsageError("\(name) must be between \(range.lowerBound) and \(range.upperBound), not \(value)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import StickerKit
+
+/// Tells a person how the batch goes, on standard error: on a terminal one live status
+/// line (done/started, rate, failures); otherwise a line per failure and a summary.
+/// `--json` lines go to standard output. Used only from the task that runs the batch.
+final class ProgressReporter {
+    private let isTerminal: Bool
+    private let quiet: Bool
+    private let json: Bool
+    private let encoder = Manifest.encoder(pretty: false)
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+    private var lastDraw: ContinuousClock.Instant
+    private var started = 0
+    private var done = 0
+    private var failed = 0
+    private var statusShown = false
+    private var standardOutputClosed = false
+
+    init(quiet: Bool, json: Bool, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
+        self.quiet = quiet
+        self.json = json
+        self.isTerminal = isTerminal
+        start = clock.now
+        lastDraw = start
+    }
+
+    func report(_ event: PipelineEvent) {
+        switch event {
+        case .started:
+            started += 1
+        case .finished(let item), .cached(let item):
+            done += 1
+            emitJSON(item)
+        case .failed(let item):
+            done += 1
+            failed += 1
+            emitJSON(item)
+            clearStatus()
+            StandardError.write("stickerize: \(item.source): \(item.error ?? "failed")\n")
+        }
+        drawStatus(force: false)
+    }
+
+    func finish(_ summary: BatchSummary) {
+        clearStatus()
+        guard !quiet else { return }
+        let seconds = (clock.now - start).milliseconds / 1000
+        var line = "\(summary.items.count) photos: \(summary.computedCount) new, \(summary.cachedCount) cached, "
+            + "\(summary.failedCount) failed in " + String(format: "%.2f s", seconds)
+        if summary.wasCancelled { line += " (interrupted)" }
+        StandardError.write(line + "\n")
+    }
+
+    func warn(_ message: String) {
+        clearStatus()
+        StandardError.write("stickerize: warning: \(message)\n")
+    }
+
+    private func emitJSON(_ item: ManifestItem) {
+        guard json, !standardOutputClosed, var line = try? encoder.encode(item) else { return }
+        line.append(UInt8(ascii: "\n"))
+        // A reader that went away (`| head`) ends the JSON lines, not the batch.
+        if !StandardStream.write(line, to: STDOUT_FILENO) { standardOutputClosed = true }
+    }
+
+    private func drawStatus(force: Bool) {
+        guard isTerminal, !quiet else { return }
+        let now = clock.now
+        guard force || now - lastDraw > .milliseconds(100) else { return }
+        lastDraw = now
+        let seconds = max((now - start).milliseconds / 1000, 0.001)
+        let rate = Double(done) / seconds
+        StandardError.write("\r\u{1B}[K" + String(format: "%d/%d done, %.1f/s, %d failed", done, started, rate, failed))
+        statusShown = true
+    }
+
+    private func clearStatus() {
+        guard statusShown else { return }
+        StandardError.write("\r\u{1B}[K")
+        statusShown = false
+    }
+}
+
+/// Unbuffered writes to standard error.
+enum StandardError {
+    static func write(_ text: String) {
+        _ = StandardStream.write(Data(text.utf8), to: STDERR_FILENO)
+    }
+}
+
+/// Whole writes to a file descriptor that report failure (a closed pipe) instead of
+/// trapping, as `FileHandle.write` does.
+enum StandardStream {
+    static func write(_ data: Data, to descriptor: Int32) -> Bool {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import StickerKit
+
+/// The `stickerize` command: parse, run the batch, report, exit.
+@main
+enum StickerizeCommand {
+    static func main() async {
+        let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        exit(code.rawValue)
+    }
+
+    static func run(_ arguments: [String], environment: [String: String]) async -> ExitCode {
+        let options: CommandLineOptions
+        do {
+            options = try ArgumentParser.parse(arguments)
+        } catch {
+            StandardError.write("stickerize: \(error)\n\(UsageError.hint)\n")
+            return .usageError
+        }
+        if options.showsHelp {
+            print(HelpText.text, terminator: "")
+            return .success
+        }
+        if options.showsVersion {
+            print(HelpText.version)
+            return .success
+        }
+        let work = Task { await runBatch(options, environment: environment) }
+        let signals = InterruptSignals { work.cancel() }
+        let code = await work.value
+        withExtendedLifetime(signals) {}
+        return code
+    }
+
+    private static func runBatch(_ options: CommandLineOptions, environment: [String: String]) async -> ExitCode {
+        let reporter = ProgressReporter(quiet: options.quiet, json: options.json)
+        let output = URL(fileURLWithPath: options.outputDirectory)
+        do {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        } catch {
+            StandardError.write("stickerize: cannot create output folder \(output.path)\n")
+            return .someInputsFailed
+        }
+        let cacheDirectory = options.resolvedCacheDirectory(environment: environment).map { URL(fileURLWithPath: $0) }
+        let cache = ResultCache(directory: cacheDirectory)
+        let pipeline = BatchPipeline(processor: PhotoProcessor(options: options.processingOptions), cache: cache,
+                                     outputDirectory: output, jobs: options.jobs)
+        let sources: [BatchInputs.Source] = options.inputs.map { input in
+            input == "-" ? .pathList(PathListReader.paths(fileDescriptor: STDIN_FILENO, nulSeparated: options.nulSeparated))
+                : .path(input)
+        }
+        let summary = await pipeline.run(BatchInputs(sources, excluding: output.path)) { reporter.report($0) }
+        if let warning = await cache.writeWarning { reporter.warn(warning) }
+        do {
+            try Manifest(options: options.processingOptions, items: summary.items).write(into: output)
+        } catch {
+            reporter.warn("manifest not written (\(error))")
+        }
+        reporter.finish(summary)
+        if summary.wasCancelled { return .interrupted }
+        return summary.failedCount > 0 ? .someInputsFailed : .success
+    }
+}
