@@ -20,8 +20,10 @@ let package = Package(
         ),
         .target(name: "StickerKit", dependencies: ["CImageCodecs"]),
         .executableTarget(name: "stickerize", dependencies: ["StickerKit"]),
-        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "CImageCodecs"]),
-        .testTarget(name: "stickerizeTests", dependencies: ["stickerize", "StickerKit"]),
+        .target(name: "TestSupport", dependencies: ["StickerKit", "CImageCodecs"], path: "Tests/TestSupport"),
+        .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "CImageCodecs", "TestSupport"]),
+        .testTarget(name: "stickerizeTests", dependencies: ["stickerize", "StickerKit", "TestSupport"],
+                    exclude: ["Golden"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,7 +16,7 @@ enum HelpText {
             var names = spec.short.map { "-\($0), " } ?? "    "
             names += "--" + spec.long
             if !spec.valueName.isEmpty { names += " " + spec.valueName }
-            let padded = names.count < 26 ? names + String(repeating: " ", count: 26 - names.count) : names + "  "
+            let padded = names.count < 28 ? names + String(repeating: " ", count: 28 - names.count) : names + "  "
             lines.append("  " + padded + spec.help)
         }
         lines += [

@@ -13,12 +13,12 @@ import Foundation
 ///
 ///     let summary = await pipeline.run(BatchInputs([.path("photos")])) { event in print(event) }
 public struct BatchPipeline: Sendable {
-    public var processor: PhotoProcessor
+    public var processor: any PhotoProcessing
     public var cache: ResultCache
     public var outputDirectory: URL
     public var jobs: Int
 
-    public init(processor: PhotoProcessor, cache: ResultCache, outputDirectory: URL,
+    public init(processor: any PhotoProcessing, cache: ResultCache, outputDirectory: URL,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.processor = processor
         self.cache = cache
@@ -71,7 +71,7 @@ public struct BatchPipeline: Sendable {
             let data = try InputFile.read(job.source)
             let hash = ContentHash(of: data)
             sha256 = hash.hex
-            let key = CacheKey(content: hash, fingerprint: processor.options.fingerprint)
+            let key = CacheKey(content: hash, fingerprint: processor.fingerprint)
             let processor = processor
             let (result, source) = try await cache.result(for: key) {
                 CachedResult(try await processor.process(data))

@@ -1,0 +1,74 @@
+import Foundation
+import StickerKit
+import Testing
+import TestSupport
+
+/// Broken, truncated, empty and oversized files are clear errors, never crashes or hangs.
+@Suite struct CorruptInputTests {
+    private func samplePhoto() -> RGBAImage {
+        Scene(width: 96, height: 64, background: .texture([120, 140, 90], amplitude: 30),
+              shapes: [(.disc(x: 48, y: 32, radius: 20), [200, 40, 40])]).render().image
+    }
+
+    @Test func emptyAndUnknownBytesAreUnrecognized() {
+        #expect(throws: CodecError.unrecognizedFormat) { try ImageDecoder.decode(Data()) }
+        #expect(throws: CodecError.unrecognizedFormat) { try ImageDecoder.decode(Data("hello, world".utf8)) }
+    }
+
+    @Test(arguments: ["png", "jpeg"])
+    func truncationAtManyOffsetsIsAnError(kind: String) {
+        let data = kind == "png" ? TestFiles.png(samplePhoto()) : TestFiles.jpeg(samplePhoto())
+        for length in stride(from: 3, to: data.count - 1, by: max(1, data.count / 40)) {
+            #expect(throws: CodecError.self, "truncated at \(length) of \(data.count)") {
+                try ImageDecoder.decode(data.prefix(length))
+            }
+        }
+    }
+
+    @Test func badCRCIsCorrupt() throws {
+        var data = TestFiles.png(samplePhoto())
+        data[data.count - 20] ^= 0xFF   // inside the last IDAT payload or its CRC
+        #expect(throws: CodecError.self) { try ImageDecoder.decode(data) }
+    }
+
+    @Test func bitFlipsNeverCrash() {
+        for kind in ["png", "jpeg"] {
+            let original = kind == "png" ? TestFiles.png(samplePhoto()) : TestFiles.jpeg(samplePhoto())
+            var generator = SystemRandomNumberGenerator()
+            for _ in 0..<200 {
+                var data = original
+                for _ in 0..<3 { data[Int.random(in: 0..<data.count, using: &generator)] ^= UInt8.random(in: 1...255) }
+                _ = try? ImageDecoder.decode(data)
+            }
+        }
+    }
+
+    @Test func pngBombIsRefusedFromTheHeader() throws {
+        // A header claiming 65535 x 65535 followed by a few bytes of pixel data.
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var header = Data()
+        header.appendBigEndian(65535)
+        header.appendBigEndian(65535)
+        header.append(contentsOf: [8, 6, 0, 0, 0])
+        data.appendChunk("IHDR", header)
+        data.appendChunk("IDAT", TestPNGWriter.zlibStored([0, 0, 0, 0]))
+        data.appendChunk("IEND", Data())
+        #expect(throws: CodecError.tooManyPixels(width: 65535, height: 65535, limit: DecodeOptions.defaultMaxPixels)) {
+            try ImageDecoder.decode(data)
+        }
+    }
+
+    @Test func jpegOverTheBudgetIsRefused() throws {
+        let data = TestFiles.jpeg(samplePhoto())
+        #expect(throws: CodecError.tooManyPixels(width: 96, height: 64, limit: 5000)) {
+            try ImageDecoder.decode(data, options: DecodeOptions(maxPixels: 5000))
+        }
+        #expect(try ImageDecoder.decode(data, options: DecodeOptions(maxPixels: 96 * 64)).image.width == 96)
+    }
+
+    @Test func errorMessagesNameTheCause() {
+        #expect(CodecError.tooManyPixels(width: 10, height: 20, limit: 100).description.contains("--max-pixels"))
+        let error = #expect(throws: CodecError.self) { try ImageDecoder.decode(TestFiles.jpeg(samplePhoto()).prefix(200)) }
+        #expect(error?.description.hasPrefix("corrupt image:") == true)
+    }
+}

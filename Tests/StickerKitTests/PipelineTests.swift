@@ -1,0 +1,177 @@
+import Foundation
+import StickerKit
+import Testing
+import TestSupport
+
+/// Counts calls and the most that ran at once, around the real processor.
+actor CallCounter {
+    private(set) var calls = 0
+    private(set) var running = 0
+    private(set) var mostAtOnce = 0
+
+    func begin() {
+        calls += 1
+        running += 1
+        mostAtOnce = max(mostAtOnce, running)
+    }
+
+    func end() { running -= 1 }
+}
+
+struct CountingProcessor: PhotoProcessing {
+    let inner = PhotoProcessor()
+    let counter = CallCounter()
+    var delay: Duration = .milliseconds(20)
+
+    var fingerprint: String { inner.fingerprint }
+
+    func process(_ data: Data) async throws -> ProcessedPhoto {
+        await counter.begin()
+        defer { Task { await counter.end() } }
+        try await Task.sleep(for: delay)
+        return try await inner.process(data)
+    }
+}
+
+@Suite struct PipelineTests {
+    /// `count` distinct photos in a new folder; returns the folder.
+    static func photoFolder(count: Int, size: Int = 120) -> URL {
+        let folder = TestFiles.temporaryFolder("photos")
+        for index in 0..<count {
+            let color = SIMD3<Float>(Float(40 + index * 9 % 180), 60, 160)
+            let disc = Scene.Shape.disc(x: Double(size / 2), y: Double(size * 3 / 8), radius: Double(size / 4 + index % 7))
+            let scene = Scene(width: size, height: size * 3 / 4, background: .plain([230, 228, 220]), shapes: [(disc, color)])
+            try? TestFiles.jpeg(scene.render().image).write(to: folder.appendingPathComponent("photo-\(index).jpg"))
+        }
+        return folder
+    }
+
+    private func run(_ pipeline: BatchPipeline, _ folder: URL) async -> (BatchSummary, [PipelineEvent]) {
+        var events: [PipelineEvent] = []
+        let summary = await pipeline.run(BatchInputs([.path(folder.path)])) { events.append($0) }
+        return (summary, events)
+    }
+
+    @Test func neverRunsMoreThanTheCapAndReportsEveryInputOnce() async throws {
+        let folder = Self.photoFolder(count: 12)
+        let output = TestFiles.temporaryFolder("out")
+        let processor = CountingProcessor()
+        let pipeline = BatchPipeline(processor: processor, cache: ResultCache(directory: nil), outputDirectory: output, jobs: 3)
+        let (summary, events) = await run(pipeline, folder)
+        #expect(await processor.counter.mostAtOnce <= 3)
+        #expect(await processor.counter.mostAtOnce >= 2, "work overlapped")
+        #expect(summary.items.count == 12 && summary.failedCount == 0)
+        let started = events.compactMap { if case .started(let job) = $0 { job.index } else { nil } }
+        let finished = events.compactMap { if case .finished(let item) = $0 { item.index } else { nil } }
+        #expect(started.sorted() == Array(0..<12))
+        #expect(finished.sorted() == Array(0..<12))
+        for index in 0..<12 {
+            let data = try Data(contentsOf: output.appendingPathComponent("photo-\(index).png"))
+            #expect(try ImageDecoder.decode(data).declaresAlpha)
+        }
+    }
+
+    @Test func identicalInputsAreProcessedOnce() async throws {
+        let folder = Self.photoFolder(count: 1)
+        let original = folder.appendingPathComponent("photo-0.jpg")
+        for copy in 1...4 {
+            try FileManager.default.copyItem(at: original, to: folder.appendingPathComponent("copy-\(copy).jpg"))
+        }
+        let output = TestFiles.temporaryFolder("out")
+        let processor = CountingProcessor()
+        let pipeline = BatchPipeline(processor: processor, cache: ResultCache(directory: nil), outputDirectory: output, jobs: 4)
+        let (summary, _) = await run(pipeline, folder)
+        #expect(await processor.counter.calls == 1)
+        #expect(summary.computedCount == 1 && summary.cachedCount == 4)
+        let first = try Data(contentsOf: output.appendingPathComponent("photo-0.png"))
+        #expect(try Data(contentsOf: output.appendingPathComponent("copy-3.png")) == first)
+    }
+
+    @Test func rerunHitsTheDiskCacheWithIdenticalBytes() async throws {
+        let folder = Self.photoFolder(count: 3)
+        let cacheFolder = TestFiles.temporaryFolder("cache")
+        let first = TestFiles.temporaryFolder("out1"), second = TestFiles.temporaryFolder("out2")
+        let processor = CountingProcessor()
+        _ = await run(BatchPipeline(processor: processor, cache: ResultCache(directory: cacheFolder), outputDirectory: first), folder)
+        let (summary, _) = await run(BatchPipeline(processor: processor, cache: ResultCache(directory: cacheFolder),
+                                                   outputDirectory: second), folder)
+        #expect(await processor.counter.calls == 3)
+        #expect(summary.cachedCount == 3)
+        for index in 0..<3 {
+            let name = "photo-\(index).png"
+            #expect(try Data(contentsOf: first.appendingPathComponent(name)) == Data(contentsOf: second.appendingPathComponent(name)))
+        }
+    }
+
+    @Test func changingAnOptionMissesTheCache() async throws {
+        let folder = Self.photoFolder(count: 2)
+        let cacheFolder = TestFiles.temporaryFolder("cache")
+        let output = TestFiles.temporaryFolder("out")
+        _ = await run(BatchPipeline(processor: PhotoProcessor(), cache: ResultCache(directory: cacheFolder), outputDirectory: output), folder)
+        let smaller = PhotoProcessor(options: ProcessingOptions(sticker: StickerOptions(maxSize: 64)))
+        let (summary, _) = await run(BatchPipeline(processor: smaller, cache: ResultCache(directory: cacheFolder),
+                                                   outputDirectory: output), folder)
+        #expect(summary.computedCount == 2)
+        let data = try Data(contentsOf: output.appendingPathComponent("photo-0.png"))
+        #expect(max(try ImageDecoder.decode(data).image.width, try ImageDecoder.decode(data).image.height) <= 64)
+    }
+
+    @Test func corruptCacheEntryIsAMiss() async throws {
+        let folder = Self.photoFolder(count: 1)
+        let cacheFolder = TestFiles.temporaryFolder("cache")
+        let output = TestFiles.temporaryFolder("out")
+        _ = await run(BatchPipeline(processor: PhotoProcessor(), cache: ResultCache(directory: cacheFolder), outputDirectory: output), folder)
+        let entries = FileManager.default.enumerator(atPath: cacheFolder.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".stk") }
+        #expect(entries.count == 1)
+        let entry = cacheFolder.appendingPathComponent(entries[0])
+        var bytes = try Data(contentsOf: entry)
+        bytes[bytes.count - 10] ^= 0xFF
+        try bytes.write(to: entry)
+        let (summary, _) = await run(BatchPipeline(processor: PhotoProcessor(), cache: ResultCache(directory: cacheFolder),
+                                                   outputDirectory: output), folder)
+        #expect(summary.computedCount == 1 && summary.failedCount == 0)
+    }
+
+    @Test func aCorruptFileFailsAloneWithItsName() async throws {
+        let folder = Self.photoFolder(count: 2)
+        try Data("not really a jpeg".utf8).write(to: folder.appendingPathComponent("broken.jpg"))
+        let output = TestFiles.temporaryFolder("out")
+        let (summary, _) = await run(BatchPipeline(processor: PhotoProcessor(), cache: ResultCache(directory: nil),
+                                                   outputDirectory: output), folder)
+        #expect(summary.failedCount == 1 && summary.computedCount == 2)
+        let failure = summary.items.first { $0.status == .failed }
+        #expect(failure?.source.hasSuffix("broken.jpg") == true)
+        #expect(failure?.error == "not a PNG or JPEG image")
+        #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("broken.png").path))
+    }
+
+    @Test func cancellationStopsCleanly() async throws {
+        let folder = Self.photoFolder(count: 30)
+        let output = TestFiles.temporaryFolder("out")
+        let processor = CountingProcessor(delay: .milliseconds(50))
+        let pipeline = BatchPipeline(processor: processor, cache: ResultCache(directory: nil), outputDirectory: output, jobs: 2)
+        let task = Task { await pipeline.run(BatchInputs([.path(folder.path)])) { _ in } }
+        try await Task.sleep(for: .milliseconds(150))
+        task.cancel()
+        let summary = await task.value
+        #expect(summary.wasCancelled)
+        #expect(summary.items.count < 30)
+        let written = try FileManager.default.contentsOfDirectory(atPath: output.path)
+        #expect(written.allSatisfy { !$0.hasPrefix(AtomicFile.temporaryPrefix) })
+        #expect(written.count == summary.items.count)
+    }
+
+    @Test func outputNamesStayInsideAndNeverCollide() async throws {
+        let folder = Self.photoFolder(count: 1)
+        let photo = folder.appendingPathComponent("photo-0.jpg")
+        try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent("photo-0.png"))
+        let list = AsyncStream<String> { continuation in
+            continuation.yield(photo.path)
+            continuation.yield(folder.path + "/../" + folder.lastPathComponent + "/photo-0.png")
+            continuation.finish()
+        }
+        var outputs: [String] = []
+        for await job in BatchInputs([.pathList(list)]) { outputs.append(job.output) }
+        #expect(outputs == ["photo-0.png", "photo-0.png.png"])
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+import StickerKit
+import Testing
+import TestSupport
+
+/// Sticker extraction on generated scenes with known masks.
+@Suite struct StickerExtractorTests {
+    private func extract(_ scene: Scene, options: StickerOptions = StickerOptions()) throws -> (Sticker, [Float], Double) {
+        let (image, mask) = scene.render()
+        let decoded = try ImageDecoder.decode(TestFiles.png(image))
+        let sticker = try StickerExtractor(options: options).extract(from: decoded)
+        let alpha = TestFiles.fullFrameAlpha(sticker, width: image.width, height: image.height)
+        return (sticker, mask, TestFiles.iou(alpha, mask))
+    }
+
+    @Test func objectOnPlainBackgroundMatchesItsMask() throws {
+        let scene = Scene(width: 240, height: 180, background: .plain([235, 232, 225]),
+                          shapes: [(.disc(x: 120, y: 95, radius: 50), [200, 50, 40])])
+        let (sticker, _, iou) = try extract(scene)
+        #expect(iou > 0.95)
+        // Cropped to the subject plus the default 8 px margin.
+        #expect(sticker.crop.width < 130 && sticker.crop.height < 130)
+        #expect(sticker.image.pixels[3] == 0, "the corner is transparent")
+    }
+
+    @Test func gradientBackground() throws {
+        let scene = Scene(width: 240, height: 180, background: .gradient([200, 210, 230], [120, 130, 150]),
+                          shapes: [(.rectangle(x: 80, y: 50, width: 80, height: 90), [40, 90, 40])])
+        #expect(try extract(scene).2 > 0.93)
+    }
+
+    @Test func texturedBackground() throws {
+        let scene = Scene(width: 240, height: 180, background: .texture([150, 110, 70], amplitude: 25),
+                          shapes: [(.disc(x: 120, y: 90, radius: 45), [60, 140, 200])])
+        #expect(try extract(scene).2 > 0.93)
+    }
+
+    @Test func severalSubjectsAreAllKept() throws {
+        let scene = Scene(width: 280, height: 180, background: .plain([230, 230, 230]),
+                          shapes: [(.disc(x: 70, y: 90, radius: 35), [200, 40, 40]),
+                                   (.disc(x: 210, y: 90, radius: 30), [40, 40, 200])])
+        #expect(try extract(scene).2 > 0.93)
+    }
+
+    @Test func holesShowTheBackground() throws {
+        let scene = Scene(width: 240, height: 200, background: .plain([240, 236, 220]),
+                          shapes: [(.ring(x: 120, y: 100, outer: 70, inner: 40), [30, 30, 30])])
+        let (sticker, mask, iou) = try extract(scene)
+        #expect(iou > 0.9)
+        let alpha = TestFiles.fullFrameAlpha(sticker, width: 240, height: 200)
+        #expect(alpha[100 * 240 + 120] < 0.1, "the centre of the ring is transparent")
+        #expect(mask[100 * 240 + 120] == 0)
+    }
+
+    @Test func subjectTouchingTheBorderIsKept() throws {
+        let scene = Scene(width: 240, height: 180, background: .plain([225, 235, 240]),
+                          shapes: [(.rectangle(x: -10, y: 50, width: 120, height: 80), [180, 60, 120])])
+        let (sticker, _, iou) = try extract(scene)
+        #expect(iou > 0.93)
+        #expect(sticker.crop.x == 0)
+    }
+
+    @Test func alphaPassesThroughExactly() throws {
+        var pixels = [UInt8](repeating: 0, count: 64 * 48 * 4)
+        for y in 10..<30 {
+            for x in 20..<50 {
+                let i = (y * 64 + x) * 4
+                pixels[i] = 200; pixels[i + 1] = 100; pixels[i + 2] = 50; pixels[i + 3] = UInt8((x * 9) % 256)
+            }
+        }
+        // Colour left under a fully transparent pixel must not leak into the sticker.
+        pixels[0] = 255
+        let image = RGBAImage(width: 64, height: 48, pixels: pixels)
+        let sticker = try StickerExtractor(options: StickerOptions(margin: 0)).extract(from: ImageDecoder.decode(TestFiles.png(image)))
+        let firstOpaqueX = (20..<50).first { ($0 * 9) % 256 > 0 }!
+        #expect(sticker.crop == PixelRect(x: firstOpaqueX, y: 10, width: 50 - firstOpaqueX, height: 20))
+        for y in 0..<20 {
+            for x in 0..<sticker.crop.width {
+                #expect(sticker.image.pixels[(y * sticker.crop.width + x) * 4 + 3] == UInt8(((x + firstOpaqueX) * 9) % 256))
+            }
+        }
+    }
+
+    @Test func fullyTransparentImageHasNoSubject() throws {
+        let image = RGBAImage(width: 32, height: 32)
+        #expect(throws: StickerError.noSubjectFound) {
+            try StickerExtractor().extract(from: ImageDecoder.decode(TestFiles.png(image)))
+        }
+    }
+
+    @Test func flatImageHasNoSubject() throws {
+        let scene = Scene(width: 160, height: 120, background: .plain([128, 140, 150]), shapes: [])
+        #expect(throws: StickerError.noSubjectFound) { try extract(scene) }
+    }
+
+    @Test func maxSizeBoundsTheLongSide() throws {
+        let scene = Scene(width: 400, height: 300, background: .plain([235, 232, 225]),
+                          shapes: [(.rectangle(x: 50, y: 40, width: 300, height: 200), [50, 120, 200])])
+        let (sticker, _, iou) = try extract(scene, options: StickerOptions(maxSize: 100))
+        #expect(max(sticker.image.width, sticker.image.height) <= 100)
+        #expect(sticker.scale < 0.35)
+        #expect(iou > 0.9)
+    }
+}

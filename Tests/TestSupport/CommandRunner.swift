@@ -1,0 +1,56 @@
+import Foundation
+
+/// Runs the built `stickerize` binary and captures what it does.
+public struct CommandRunner: Sendable {
+    public struct Result: Sendable {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
+    }
+
+    public let executable: URL
+
+    /// The `stickerize` built next to the test bundle.
+    public init() {
+        let buildFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        var candidate = buildFolder.appendingPathComponent("stickerize")
+        // Under `swift test` the test binary may sit inside an .xctest bundle.
+        if !FileManager.default.isExecutableFile(atPath: candidate.path) {
+            candidate = buildFolder.deletingLastPathComponent().appendingPathComponent("stickerize")
+        }
+        executable = candidate
+    }
+
+    /// Starts the command; the caller waits (and may signal it first).
+    public func start(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+                      directory: URL? = nil) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("stickerize-test-cache").path
+        for (key, value) in environment { merged[key] = value }
+        process.environment = merged
+        if let directory { process.currentDirectoryURL = directory }
+        let output = Pipe(), error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        let inputPipe = Pipe()
+        process.standardInput = inputPipe
+        try process.run()
+        if let input { inputPipe.fileHandleForWriting.write(input) }
+        try inputPipe.fileHandleForWriting.close()
+        return (process, output, error)
+    }
+
+    /// Runs to the end.
+    public func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
+                    directory: URL? = nil) throws -> Result {
+        let (process, output, error) = try start(arguments, input: input, environment: environment, directory: directory)
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, standardOutput: String(decoding: out, as: UTF8.self),
+                      standardError: String(decoding: err, as: UTF8.self))
+    }
+}

@@ -1,0 +1,62 @@
+import CImageCodecs
+import Foundation
+import StickerKit
+
+/// Files and folders for tests: temporary folders, JPEG encoding, mask comparisons.
+public enum TestFiles {
+    /// A fresh, empty temporary folder.
+    public static func temporaryFolder(_ name: String = "test") -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("stickerize-\(name)-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    public static func png(_ image: RGBAImage) -> Data {
+        (try? PNGEncoder().encode(image)) ?? Data()
+    }
+
+    /// Encodes with the libjpeg shim: colour kind, progressive scans, EXIF orientation.
+    public static func jpeg(_ image: RGBAImage, quality: Int = 92, color: cic_jpeg_color = CIC_JPEG_YCBCR,
+                            progressive: Bool = false, orientation: UInt32 = 0) -> Data {
+        var options = cic_jpeg_options(quality: Int32(quality), color: color, progressive: progressive ? 1 : 0,
+                                       exif_orientation: orientation)
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 200)
+        let status = image.pixels.withUnsafeBufferPointer { pixels in
+            cic_jpeg_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), &options,
+                            &output, &length, &message, message.count)
+        }
+        defer { cic_free(output) }
+        guard status == CIC_OK, let output else { return Data() }
+        return Data(bytes: output, count: length)
+    }
+
+    /// Intersection over union of two alpha masks thresholded at 0.5.
+    public static func iou(_ a: [Float], _ b: [Float]) -> Double {
+        var intersection = 0, union = 0
+        for i in a.indices {
+            let x = a[i] >= 0.5, y = b[i] >= 0.5
+            if x && y { intersection += 1 }
+            if x || y { union += 1 }
+        }
+        return union == 0 ? 1 : Double(intersection) / Double(union)
+    }
+
+    /// The sticker's alpha placed back into a full frame of the source's size.
+    public static func fullFrameAlpha(_ sticker: Sticker, width: Int, height: Int) -> [Float] {
+        var alpha = [Float](repeating: 0, count: width * height)
+        let crop = sticker.crop
+        for y in 0..<crop.height {
+            for x in 0..<crop.width {
+                let sx = min(sticker.image.width - 1, Int(Double(x) * sticker.scale))
+                let sy = min(sticker.image.height - 1, Int(Double(y) * sticker.scale))
+                let tx = crop.x + x, ty = crop.y + y
+                guard tx < width, ty < height else { continue }
+                alpha[ty * width + tx] = Float(sticker.image.pixels[(sy * sticker.image.width + sx) * 4 + 3]) / 255
+            }
+        }
+        return alpha
+    }
+}

@@ -1,0 +1,46 @@
+import Testing
+@testable import stickerize
+
+@Suite struct ArgumentParserTests {
+    @Test func defaults() throws {
+        let options = try ArgumentParser.parse(["photos"])
+        #expect(options.inputs == ["photos"])
+        #expect(options.outputDirectory == "stickers")
+        #expect(options.maxSize == 1024 && options.margin == 8 && options.colors == 5)
+        #expect(options.usesCache && !options.json && !options.quiet)
+    }
+
+    @Test func everyOptionSpelling() throws {
+        let options = try ArgumentParser.parse([
+            "-o", "out", "--jobs=3", "--max-size", "original", "--margin", "4", "--colors=7",
+            "--max-pixels", "1000", "--cache", "/tmp/c", "--json", "-q", "-0", "-", "--", "-weird-name.jpg",
+        ])
+        #expect(options.outputDirectory == "out" && options.jobs == 3 && options.maxSize == nil)
+        #expect(options.margin == 4 && options.colors == 7 && options.maxPixels == 1000)
+        #expect(options.cacheDirectory == "/tmp/c" && options.json && options.quiet && options.nulSeparated)
+        #expect(options.inputs == ["-", "-weird-name.jpg"])
+        #expect(try ArgumentParser.parse(["-j2", "x"]).jobs == 2)
+        #expect(try ArgumentParser.parse(["--no-cache", "x"]).usesCache == false)
+    }
+
+    @Test(arguments: [
+        (["--frobnicate", "x"], "unknown option '--frobnicate'"),
+        (["-z", "x"], "unknown option '-z'"),
+        (["--jobs", "zero", "x"], "--jobs takes a whole number, not 'zero'"),
+        (["--jobs", "0", "x"], "--jobs must be between 1 and 1024, not 0"),
+        (["--out"], "option '--out' needs a value (DIR)"),
+        (["--json=yes", "x"], "option '--json' takes no value"),
+        ([], "no inputs: give image files, folders, or '-' to read paths from standard input"),
+        (["-", "-"], "'-' (read paths from standard input) can be given only once"),
+        (["--null", "x"], "'--null' applies to the path list read with '-'"),
+        (["--max-size", "20", "--margin", "10", "x"], "--max-size 20 leaves no room inside a --margin of 10"),
+    ])
+    func usageErrors(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }
+    }
+
+    @Test func helpAndVersionNeedNoInputs() throws {
+        #expect(try ArgumentParser.parse(["--help"]).showsHelp)
+        #expect(try ArgumentParser.parse(["--version"]).showsVersion)
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import StickerKit
+import Testing
+import TestSupport
+
+/// The command run end to end as a user runs it: the built binary, real files, exit codes.
+@Suite struct CommandLineTests {
+    let runner = CommandRunner()
+
+    /// A folder of `count` distinct generated JPEG photos.
+    static func photos(_ count: Int, size: Int = 160) -> URL {
+        let folder = TestFiles.temporaryFolder("cli-photos")
+        for index in 0..<count {
+            let color = SIMD3<Float>(Float(30 + index * 23 % 200), Float(80 + index * 11 % 100), 170)
+            let disc = Scene.Shape.disc(x: Double(size) / 2, y: Double(size) * 0.37, radius: Double(size) / 5 + Double(index % 5))
+            var scene = Scene(width: size, height: size * 3 / 4, background: .gradient([235, 230, 222], [200, 196, 190]),
+                              shapes: [(disc, color)])
+            scene.seed = UInt64(index + 1)
+            try? TestFiles.jpeg(scene.render().image).write(to: folder.appendingPathComponent(String(format: "p%03d.jpg", index)))
+        }
+        return folder
+    }
+
+    private func jsonLines(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func helpMatchesTheGoldenFile() throws {
+        let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/help.txt")
+        let result = try runner.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
+    }
+
+    @Test func folderThenRerunIsAllCached() throws {
+        let photos = Self.photos(4)
+        let out = TestFiles.temporaryFolder("cli-out")
+        let cache = TestFiles.temporaryFolder("cli-cache")
+        let first = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--json"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let lines = try jsonLines(first.standardOutput)
+        #expect(lines.count == 4)
+        #expect(lines.allSatisfy { $0["status"] as? String == "ok" && ($0["palette"] as? [Any])?.isEmpty == false })
+        for index in 0..<4 {
+            let sticker = try ImageDecoder.decode(Data(contentsOf: out.appendingPathComponent(String(format: "p%03d.png", index))))
+            #expect(sticker.declaresAlpha && sticker.image.width < 160)
+        }
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        #expect(manifest.items.map(\.output) == (0..<4).map { String(format: "p%03d.png", $0) })
+        let second = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--json"])
+        #expect(second.status == 0)
+        #expect(try jsonLines(second.standardOutput).allSatisfy { $0["status"] as? String == "cached" })
+        #expect(second.standardError.contains("4 photos: 0 new, 4 cached, 0 failed"))
+    }
+
+    @Test func pathListOnStandardInput() throws {
+        let photos = Self.photos(3)
+        let out = TestFiles.temporaryFolder("cli-out")
+        let names = ["p000.jpg", "p002.jpg"]
+        let list = names.map { "\(photos.path)/\($0)" }.joined(separator: "\n") + "\n"
+        let result = try runner.run(["-", "--out", out.path, "--no-cache"], input: Data(list.utf8))
+        #expect(result.status == 0, "\(result.standardError)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(written == ["manifest.json", "p000.png", "p002.png"])
+    }
+
+    @Test func nulSeparatedPathListMirrorsRelativePaths() throws {
+        let photos = Self.photos(2)
+        try FileManager.default.createDirectory(at: photos.appendingPathComponent("sub dir"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: photos.appendingPathComponent("p001.jpg"),
+                                         to: photos.appendingPathComponent("sub dir/new\nline.jpg"))
+        let out = TestFiles.temporaryFolder("cli-out")
+        let list = "p000.jpg\u{0}sub dir/new\nline.jpg\u{0}"
+        let result = try runner.run(["--null", "-", "--out", out.path, "--no-cache"], input: Data(list.utf8), directory: photos)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("p000.png").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub dir/new\nline.png").path))
+    }
+
+    @Test func aCorruptFileAmongGoodOnesExitsOne() throws {
+        let photos = Self.photos(3)
+        let good = try Data(contentsOf: photos.appendingPathComponent("p001.jpg"))
+        try good.prefix(good.count / 3).write(to: photos.appendingPathComponent("p001.jpg"))
+        let out = TestFiles.temporaryFolder("cli-out")
+        let result = try runner.run([photos.path, "--out", out.path, "--no-cache", "--json"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("p001.jpg: corrupt image"))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("p000.png").path))
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("p002.png").path))
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("p001.png").path))
+        let failed = try jsonLines(result.standardOutput).filter { $0["status"] as? String == "failed" }
+        #expect(failed.count == 1 && (failed[0]["error"] as? String)?.isEmpty == false)
+    }
+
+    @Test(arguments: [["--bogus", "x"], ["--jobs", "many", "x"], []])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let result = try runner.run(arguments)
+        #expect(result.status == 2)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 2 && lines[0].hasPrefix("stickerize: ") && lines[1] == "Run 'stickerize --help' for usage.")
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func interruptExitsOneThirtyAndLeavesNoPartialFiles() async throws {
+        let photos = Self.photos(40, size: 480)
+        let out = TestFiles.temporaryFolder("cli-out")
+        let (process, _, _) = try runner.start([photos.path, "--out", out.path, "--no-cache", "-j", "1", "--quiet"])
+        // Wait for the first sticker, then interrupt mid-batch.
+        for _ in 0..<400 {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+            if names.contains(where: { $0.hasSuffix(".png") && !$0.hasPrefix(".") }) { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130)
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        #expect(names.allSatisfy { !$0.hasPrefix(AtomicFile.temporaryPrefix) })
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        #expect(manifest.items.count < 40)
+        #expect(names.filter { $0.hasSuffix(".png") }.count == manifest.items.count)
+        for name in names where name.hasSuffix(".png") {
+            #expect(throws: Never.self) { try ImageDecoder.decode(Data(contentsOf: out.appendingPathComponent(name))) }
+        }
+    }
+}
