@@ -1,39 +1,50 @@
-/// Extracts a photo's dominant colours.
+/// Extracts the dominant colours of an image (alpha-weighted) and its Android-Palette-style
+/// roles.
 ///
-/// Weighted k-means (Lloyd) in CIELAB on a small area-averaged proxy, seeded with
-/// k-means++ from a fixed seed and restarted a few times (the lowest weighted error wins),
-/// so the same pixels always give the same palette. Transparent pixels weigh nothing.
+/// Palette: weighted k-means (Lloyd) in CIELAB on a small area-averaged proxy, seeded
+/// deterministically from a coarse colour histogram (`WeightedKMeans`), so the same pixels
+/// always give the same palette. Transparent pixels weigh nothing.
 /// Clusters closer than 3 CIEDE2000 units are merged, and specks (under 2% of the weight,
 /// such as the blend along an edge) fold into their nearest cluster.
-/// O(restarts x iterations x k x proxy).
+/// O(iterations x k x proxy).
 ///
-///     let scheme = ColorExtractor().extract(from: image)
-///     scheme.palette.first?.hex   // "#d8442e"
+///     let palette = ColorExtractor().palette(of: image)
+///     palette.first?.hex   // "#d8442e"
 public struct ColorExtractor: Sendable {
     /// Number of palette colours asked for (fewer come back when colours merge).
     public var count: Int
     /// Long side of the proxy the clustering runs on.
     public var proxySize: Int
 
-    static let restarts = 4
     static let maximumIterations = 30
     static let mergeDistance: Float = 3
     static let minimumShare: Float = 0.02
+    /// The finer quantisation roles are chosen from.
+    static let roleClusters = 16
 
     public init(count: Int = 5, proxySize: Int = 96) {
         self.count = count
         self.proxySize = proxySize
     }
 
-    public func extract(from image: RGBAImage) -> ColorScheme {
+    /// The dominant colours, most dominant first; shares sum to 1 (empty when fully transparent).
+    public func palette(of image: RGBAImage) -> [PaletteColor] {
+        palette(of: LabSamples(image, longSide: proxySize))
+    }
+
+    /// The palette and the roles of one image, sharing one proxy.
+    public func paletteAndRoles(of image: RGBAImage) -> ([PaletteColor], PaletteRoles) {
         let samples = LabSamples(image, longSide: proxySize)
-        guard samples.totalWeight > 0, count > 0 else { return ColorScheme(palette: [], gradient: []) }
-        let clusters = WeightedKMeans.cluster(samples, count: count, restarts: ColorExtractor.restarts,
-                                              maximumIterations: ColorExtractor.maximumIterations)
-        let palette = ColorExtractor.merged(clusters, within: ColorExtractor.mergeDistance,
-                                            minimumWeight: ColorExtractor.minimumShare * samples.totalWeight)
+        let fine = ColorExtractor(count: ColorExtractor.roleClusters, proxySize: proxySize)
+        return (palette(of: samples), PaletteRoles(choosingFrom: fine.palette(of: samples)))
+    }
+
+    public func palette(of samples: LabSamples) -> [PaletteColor] {
+        guard samples.totalWeight > 0, count > 0 else { return [] }
+        let clusters = WeightedKMeans.cluster(samples, count: count, maximumIterations: ColorExtractor.maximumIterations)
+        return ColorExtractor.merged(clusters, within: ColorExtractor.mergeDistance,
+                                     minimumWeight: ColorExtractor.minimumShare * samples.totalWeight)
             .map { PaletteColor(LabColor($0.center), share: Double($0.weight / samples.totalWeight)) }
-        return ColorScheme(palette: palette, gradient: GradientRule.pick(from: palette))
     }
 
     /// Merges clusters closer than `distance` (CIEDE2000), heaviest first, then folds

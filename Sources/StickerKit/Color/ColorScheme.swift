@@ -1,12 +1,18 @@
-/// The colours of a photo: its dominant palette and a two-colour gradient for a card.
+/// The colours of a photo and of its sticker.
 public struct ColorScheme: Sendable, Hashable, Codable {
-    /// Dominant colours, most dominant first; shares add up to 1.
+    /// Dominant colours of the whole photo, most dominant first; shares add up to 1.
     public var palette: [PaletteColor]
-    /// Two distinct palette colours for a background gradient, lighter first.
+    /// Android Palette roles of the photo (vibrant, muted, ... with text colours).
+    public var roles: PaletteRoles
+    /// Dominant colours of the sticker alone (alpha-weighted): the subject's colours.
+    public var subject: [PaletteColor]
+    /// Two colours for the card behind the sticker, lighter first (see `GradientRule`).
     public var gradient: [PaletteColor]
 
-    public init(palette: [PaletteColor], gradient: [PaletteColor]) {
+    public init(palette: [PaletteColor], roles: PaletteRoles, subject: [PaletteColor], gradient: [PaletteColor]) {
         self.palette = palette
+        self.roles = roles
+        self.subject = subject
         self.gradient = gradient
     }
 }

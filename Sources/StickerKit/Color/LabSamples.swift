@@ -1,11 +1,14 @@
 /// An image reduced to weighted CIELAB samples: area-averaged (premultiplied by alpha)
 /// to a proxy whose long side is at most `longSide`, each sample weighted by its alpha.
-struct LabSamples: Sendable {
-    var colors: [SIMD3<Float>] = []
-    var weights: [Float] = []
-    var totalWeight: Float = 0
+/// The palette is computed on these; benchmarks measure palettes against them.
+public struct LabSamples: Sendable {
+    /// L*, a*, b* of each opaque-enough proxy pixel.
+    public private(set) var colors: [SIMD3<Float>] = []
+    /// Each sample's alpha (0-1).
+    public private(set) var weights: [Float] = []
+    public private(set) var totalWeight: Float = 0
 
-    init(_ image: RGBAImage, longSide: Int) {
+    public init(_ image: RGBAImage, longSide: Int) {
         let factor = min(1, Double(longSide) / Double(max(image.width, image.height, 1)))
         let width = max(1, Int((Double(image.width) * factor).rounded()))
         let height = max(1, Int((Double(image.height) * factor).rounded()))

@@ -24,5 +24,5 @@ public struct PaletteColor: Sendable, Hashable, Codable {
         self.init(red: rgb.red, green: rgb.green, blue: rgb.blue, share: share)
     }
 
-    var lab: LabColor { LabColor(red: red, green: green, blue: blue) }
+    public var lab: LabColor { LabColor(red: red, green: green, blue: blue) }
 }

@@ -11,7 +11,14 @@ public struct ManifestItem: Sendable, Codable, Equatable {
     /// A palette entry as the manifest shows it.
     public struct Swatch: Sendable, Codable, Equatable {
         public var hex: String
+        public var rgb: [UInt8]
         public var share: Double
+
+        init(_ color: PaletteColor) {
+            hex = color.hex
+            rgb = [color.red, color.green, color.blue]
+            share = color.share
+        }
     }
 
     public var index: Int
@@ -24,6 +31,8 @@ public struct ManifestItem: Sendable, Codable, Equatable {
     public var crop: PixelRect?
     public var scale: Double?
     public var palette: [Swatch]?
+    public var roles: PaletteRoles?
+    public var subject: [Swatch]?
     public var gradient: [String]?
     public var timings: StageTimings?
     /// Wall-clock milliseconds this run spent on the input (reading to writing).
@@ -37,7 +46,8 @@ public struct ManifestItem: Sendable, Codable, Equatable {
     static func succeeded(_ job: BatchJob, sha256: String, result: CachedResult, status: Status, ms: Double) -> ManifestItem {
         ManifestItem(index: job.index, source: job.source, sha256: sha256, status: status, output: job.output,
                      width: result.width, height: result.height, crop: result.crop, scale: result.scale,
-                     palette: result.colors.palette.map { Swatch(hex: $0.hex, share: $0.share) },
-                     gradient: result.colors.gradient.map(\.hex), timings: result.timings, ms: ms)
+                     palette: result.colors.palette.map(Swatch.init), roles: result.colors.roles,
+                     subject: result.colors.subject.map(Swatch.init), gradient: result.colors.gradient.map(\.hex),
+                     timings: result.timings, ms: ms)
     }
 }

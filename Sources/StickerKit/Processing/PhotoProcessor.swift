@@ -4,7 +4,8 @@ import Foundation
 ///
 /// Pure work on values with no shared state, so many run at once on the cooperative pool:
 /// the photo is decoded once (JPEGs shrink on load to the size the sticker needs), then
-/// sticker extraction and colour extraction run side by side with `async let`.
+/// sticker extraction and the photo's colour extraction run side by side with `async let`;
+/// the subject's palette and the card gradient follow once the sticker is known.
 ///
 ///     let photo = try await PhotoProcessor().process(data)
 ///     try photo.png.write(to: url)
@@ -26,13 +27,18 @@ nonisolated public struct PhotoProcessor: Sendable {
         }
         try Task.checkCancellation()
         async let sticker = extractSticker(decoded)
-        async let colors = extractColors(decoded.image)
+        async let photoColors = extractColors(decoded.image)
         var timings = StageTimings()
         timings.decode = decodeTime
         let (stickerResult, stickerTime) = try await sticker
-        let (colorResult, colorTime) = await colors
+        let ((palette, roles), photoColorTime) = await photoColors
+        let (subject, subjectColorTime) = StageTimings.measure {
+            ColorExtractor(count: options.colorCount).palette(of: stickerResult.image)
+        }
+        let colorResult = ColorScheme(palette: palette, roles: roles, subject: subject,
+                                      gradient: GradientRule.pick(candidates: palette + roles.colors, subject: subject))
         timings.sticker = stickerTime
-        timings.colors = colorTime
+        timings.colors = photoColorTime + subjectColorTime
         try Task.checkCancellation()
         let (png, encodeTime) = try StageTimings.measure { () throws(CodecError) in
             try encoder.encode(stickerResult.image)
@@ -47,7 +53,7 @@ nonisolated public struct PhotoProcessor: Sendable {
     }
 
     @concurrent
-    private func extractColors(_ image: RGBAImage) async -> (ColorScheme, Double) {
-        StageTimings.measure { ColorExtractor(count: options.colorCount).extract(from: image) }
+    private func extractColors(_ image: RGBAImage) async -> (([PaletteColor], PaletteRoles), Double) {
+        StageTimings.measure { ColorExtractor(count: options.colorCount).paletteAndRoles(of: image) }
     }
 }
