@@ -12,16 +12,26 @@ public struct LabSamples: Sendable {
         let factor = min(1, Double(longSide) / Double(max(image.width, image.height, 1)))
         let width = max(1, Int((Double(image.width) * factor).rounded()))
         let height = max(1, Int((Double(image.height) * factor).rounded()))
-        var premultiplied = [Float](repeating: 0, count: image.pixels.count)
-        for i in 0..<image.pixelCount {
-            let alpha = Float(image.pixels[i * 4 + 3]) / 255
-            for c in 0..<3 { premultiplied[i * 4 + c] = Float(image.pixels[i * 4 + c]) * alpha }
-            premultiplied[i * 4 + 3] = alpha
-        }
         let region = Resampler.Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
-        let proxy = premultiplied.withUnsafeBufferPointer {
-            Resampler.resample($0, width: image.width, height: image.height, channels: 4, region: region,
-                               width: width, height: height)
+        var proxy: [Float]
+        if image.hasTransparency {
+            // Premultiplied, so colour hidden under transparent pixels does not bleed in.
+            var premultiplied = [Float](repeating: 0, count: image.pixels.count)
+            for i in 0..<image.pixelCount {
+                let alpha = Float(image.pixels[i * 4 + 3]) / 255
+                for c in 0..<3 { premultiplied[i * 4 + c] = Float(image.pixels[i * 4 + c]) * alpha }
+                premultiplied[i * 4 + 3] = alpha
+            }
+            proxy = premultiplied.withUnsafeBufferPointer {
+                Resampler.resample($0, width: image.width, height: image.height, channels: 4, region: region,
+                                   width: width, height: height)
+            }
+        } else {
+            proxy = image.pixels.withUnsafeBufferPointer {
+                Resampler.resample($0, width: image.width, height: image.height, channels: 4, region: region,
+                                   width: width, height: height)
+            }
+            for i in 0..<(width * height) { proxy[i * 4 + 3] = 1 }
         }
         colors.reserveCapacity(width * height)
         weights.reserveCapacity(width * height)

@@ -66,10 +66,13 @@ public struct BatchPipeline: Sendable {
         let start = clock.now
         var sha256: String?
         let elapsed = { (clock.now - start).milliseconds }
+        var io = StageTimings()
         do {
             try Task.checkCancellation()
-            let data = try InputFile.read(job.source)
-            let hash = ContentHash(of: data)
+            let data: Data
+            (data, io.read) = try StageTimings.measure { () throws(InputFileError) in try InputFile.read(job.source) }
+            let hash: ContentHash
+            (hash, io.hash) = StageTimings.measure { ContentHash(of: data) }
             sha256 = hash.hex
             let key = CacheKey(content: hash, fingerprint: processor.fingerprint)
             let processor = processor
@@ -77,9 +80,11 @@ public struct BatchPipeline: Sendable {
                 CachedResult(try await processor.process(data))
             }
             try Task.checkCancellation()
+            let writeStart = clock.now
             try writeIfChanged(result.png, to: outputDirectory.appendingPathComponent(job.output))
+            io.write = (clock.now - writeStart).milliseconds
             return .succeeded(job, sha256: hash.hex, result: result, status: source == .computed ? .ok : .cached,
-                              ms: elapsed())
+                              io: io, ms: elapsed())
         } catch is CancellationError {
             return nil
         } catch {

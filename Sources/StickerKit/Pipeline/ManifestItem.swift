@@ -43,11 +43,16 @@ public struct ManifestItem: Sendable, Codable, Equatable {
         ManifestItem(index: job.index, source: job.source, sha256: sha256, status: .failed, ms: ms, error: error)
     }
 
-    static func succeeded(_ job: BatchJob, sha256: String, result: CachedResult, status: Status, ms: Double) -> ManifestItem {
-        ManifestItem(index: job.index, source: job.source, sha256: sha256, status: status, output: job.output,
+    static func succeeded(_ job: BatchJob, sha256: String, result: CachedResult, status: Status,
+                          io: StageTimings, ms: Double) -> ManifestItem {
+        var timings = result.timings
+        timings.read = io.read
+        timings.hash = io.hash
+        timings.write = io.write
+        return ManifestItem(index: job.index, source: job.source, sha256: sha256, status: status, output: job.output,
                      width: result.width, height: result.height, crop: result.crop, scale: result.scale,
                      palette: result.colors.palette.map(Swatch.init), roles: result.colors.roles,
                      subject: result.colors.subject.map(Swatch.init), gradient: result.colors.gradient.map(\.hex),
-                     timings: result.timings, ms: ms)
+                     timings: timings, ms: ms)
     }
 }

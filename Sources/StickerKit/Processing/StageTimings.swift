@@ -1,9 +1,14 @@
-/// Milliseconds spent in each stage of processing one photo.
+/// Milliseconds spent in each stage of processing one photo. `decode` through `encode` are
+/// measured when the result is computed (and kept in the cache); `read`, `hash` and
+/// `write` are this run's.
 public struct StageTimings: Sendable, Hashable, Codable {
+    public var read: Double = 0
+    public var hash: Double = 0
     public var decode: Double = 0
     public var sticker: Double = 0
     public var colors: Double = 0
     public var encode: Double = 0
+    public var write: Double = 0
 
     public init() {}
 

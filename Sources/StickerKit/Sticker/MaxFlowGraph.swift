@@ -5,70 +5,95 @@
 /// search trees grow from the source and the sink, meet on an augmenting path, and are
 /// repaired by adopting orphans instead of being rebuilt; on grid graphs it runs in near
 /// linear time in practice (worst case O(V E^2 |C|)). Capacities are integers, so a
-/// saturated arc is exactly zero.
+/// saturated arc is exactly zero. Storage is flat buffers owned by the graph (no copy-on-
+/// write checks in the inner loops); a graph is built, solved and dropped by one caller.
 ///
-///     var graph = MaxFlowGraph(nodeCount: 2, edgeCapacityHint: 1)
+///     let graph = MaxFlowGraph(nodeCount: 2, edgeCapacity: 1)
 ///     graph.setTerminalCapacities(0, source: 5, sink: 0)
 ///     graph.addEdge(0, 1, capacity: 3, reverseCapacity: 0)
 ///     graph.setTerminalCapacities(1, source: 0, sink: 4)
 ///     graph.maximumFlow()      // 3
 ///     graph.isSourceSide(0)    // true
-struct MaxFlowGraph {
+final class MaxFlowGraph {
     private static let none: Int32 = -1
     private static let terminal: Int32 = -2
     private static let orphan: Int32 = -3
     private static let infiniteDistance = Int32.max
 
+    private let nodeCount: Int
+    private let arcCapacity: Int
+    private var arcCount = 0
     // Arcs: arc `a` and its sister `a ^ 1` are the two directions of one edge.
-    private var arcHead: [Int32] = []
-    private var arcNext: [Int32] = []
-    private var arcResidual: [Int32] = []
+    private let arcHead: UnsafeMutablePointer<Int32>
+    private let arcNext: UnsafeMutablePointer<Int32>
+    private let arcResidual: UnsafeMutablePointer<Int32>
     // Nodes.
-    private var firstArc: [Int32]
-    private var parent: [Int32]
-    private var inSinkTree: [Bool]
-    private var terminalResidual: [Int32]   // > 0: from the source, < 0: to the sink
-    private var timestamp: [Int32]
-    private var distance: [Int32]
-    private var isActive: [Bool]
+    private let firstArc: UnsafeMutablePointer<Int32>
+    private let parent: UnsafeMutablePointer<Int32>
+    private let inSinkTree: UnsafeMutablePointer<Bool>
+    private let terminalResidual: UnsafeMutablePointer<Int32>   // > 0: from the source, < 0: to the sink
+    private let timestamp: UnsafeMutablePointer<Int32>
+    private let distance: UnsafeMutablePointer<Int32>
+    private let isActive: UnsafeMutablePointer<Bool>
     private var active: [Int32] = []
     private var activeHead = 0
     private var orphans: [Int32] = []
     private var time: Int32 = 0
     private(set) var flow: Int = 0
 
-    init(nodeCount: Int, edgeCapacityHint: Int) {
-        firstArc = [Int32](repeating: MaxFlowGraph.none, count: nodeCount)
-        parent = [Int32](repeating: MaxFlowGraph.none, count: nodeCount)
-        inSinkTree = [Bool](repeating: false, count: nodeCount)
-        terminalResidual = [Int32](repeating: 0, count: nodeCount)
-        timestamp = [Int32](repeating: 0, count: nodeCount)
-        distance = [Int32](repeating: 0, count: nodeCount)
-        isActive = [Bool](repeating: false, count: nodeCount)
-        arcHead.reserveCapacity(edgeCapacityHint * 2)
-        arcNext.reserveCapacity(edgeCapacityHint * 2)
-        arcResidual.reserveCapacity(edgeCapacityHint * 2)
+    /// A graph of `nodeCount` nodes with room for `edgeCapacity` edges.
+    init(nodeCount: Int, edgeCapacity: Int) {
+        self.nodeCount = nodeCount
+        arcCapacity = edgeCapacity * 2
+        arcHead = .allocate(capacity: arcCapacity)
+        arcNext = .allocate(capacity: arcCapacity)
+        arcResidual = .allocate(capacity: arcCapacity)
+        firstArc = .allocate(capacity: nodeCount)
+        firstArc.initialize(repeating: MaxFlowGraph.none, count: nodeCount)
+        parent = .allocate(capacity: nodeCount)
+        parent.initialize(repeating: MaxFlowGraph.none, count: nodeCount)
+        inSinkTree = .allocate(capacity: nodeCount)
+        inSinkTree.initialize(repeating: false, count: nodeCount)
+        terminalResidual = .allocate(capacity: nodeCount)
+        terminalResidual.initialize(repeating: 0, count: nodeCount)
+        timestamp = .allocate(capacity: nodeCount)
+        timestamp.initialize(repeating: 0, count: nodeCount)
+        distance = .allocate(capacity: nodeCount)
+        distance.initialize(repeating: 0, count: nodeCount)
+        isActive = .allocate(capacity: nodeCount)
+        isActive.initialize(repeating: false, count: nodeCount)
+        active.reserveCapacity(nodeCount)
+    }
+
+    deinit {
+        for pointer in [arcHead, arcNext, arcResidual, firstArc, parent, terminalResidual, timestamp, distance] {
+            pointer.deallocate()
+        }
+        inSinkTree.deallocate()
+        isActive.deallocate()
     }
 
     /// Adds the cost of cutting `node` from the source (it ends on the sink side) and from
     /// the sink (it ends on the source side). Only the difference matters to the cut.
-    mutating func setTerminalCapacities(_ node: Int, source: Int32, sink: Int32) {
+    func setTerminalCapacities(_ node: Int, source: Int32, sink: Int32) {
         let common = min(source, sink)
         flow += Int(common)
         terminalResidual[node] += source - sink
     }
 
     /// An edge between two nodes with a capacity in each direction.
-    mutating func addEdge(_ from: Int, _ to: Int, capacity: Int32, reverseCapacity: Int32) {
-        let forward = Int32(arcHead.count)
-        arcHead.append(Int32(to))
-        arcNext.append(firstArc[from])
-        arcResidual.append(capacity)
-        firstArc[from] = forward
-        arcHead.append(Int32(from))
-        arcNext.append(firstArc[to])
-        arcResidual.append(reverseCapacity)
-        firstArc[to] = forward + 1
+    func addEdge(_ from: Int, _ to: Int, capacity: Int32, reverseCapacity: Int32) {
+        precondition(arcCount + 2 <= arcCapacity, "more edges than the graph was made for")
+        let forward = arcCount
+        arcHead[forward] = Int32(to)
+        arcNext[forward] = firstArc[from]
+        arcResidual[forward] = capacity
+        firstArc[from] = Int32(forward)
+        arcHead[forward + 1] = Int32(from)
+        arcNext[forward + 1] = firstArc[to]
+        arcResidual[forward + 1] = reverseCapacity
+        firstArc[to] = Int32(forward + 1)
+        arcCount += 2
     }
 
     /// True when `node` is on the source side of the minimum cut (after `maximumFlow`).
@@ -78,7 +103,7 @@ struct MaxFlowGraph {
 
     /// Computes the maximum flow (= the minimum cut's cost).
     @discardableResult
-    mutating func maximumFlow() -> Int {
+    func maximumFlow() -> Int {
         initializeTrees()
         var current: Int32 = MaxFlowGraph.none
         while true {
@@ -100,8 +125,8 @@ struct MaxFlowGraph {
         return flow
     }
 
-    private mutating func initializeTrees() {
-        for node in 0..<parent.count {
+    private func initializeTrees() {
+        for node in 0..<nodeCount {
             let residual = terminalResidual[node]
             if residual != 0 {
                 inSinkTree[node] = residual < 0
@@ -114,14 +139,14 @@ struct MaxFlowGraph {
         }
     }
 
-    private mutating func markActive(_ node: Int32) {
+    private func markActive(_ node: Int32) {
         if !isActive[Int(node)] {
             isActive[Int(node)] = true
             active.append(node)
         }
     }
 
-    private mutating func nextActive() -> Int32 {
+    private func nextActive() -> Int32 {
         while activeHead < active.count {
             let node = active[activeHead]
             activeHead += 1
@@ -135,7 +160,7 @@ struct MaxFlowGraph {
 
     /// Grows the tree of `node` by one node's neighbourhood; returns the arc (oriented
     /// from the source tree to the sink tree) where the trees meet, or `none`.
-    private mutating func grow(from node: Int) -> Int32 {
+    private func grow(from node: Int) -> Int32 {
         let sinkSide = inSinkTree[node]
         var arc = firstArc[node]
         while arc != MaxFlowGraph.none {
@@ -163,7 +188,7 @@ struct MaxFlowGraph {
     }
 
     /// Pushes the bottleneck capacity along source -> middle arc -> sink.
-    private mutating func augment(through middle: Int) {
+    private func augment(through middle: Int) {
         var bottleneck = arcResidual[middle]
         var node = Int(arcHead[middle ^ 1])
         while parent[node] != MaxFlowGraph.terminal {
@@ -205,12 +230,12 @@ struct MaxFlowGraph {
         flow += Int(bottleneck)
     }
 
-    private mutating func makeOrphan(_ node: Int) {
+    private func makeOrphan(_ node: Int) {
         parent[node] = MaxFlowGraph.orphan
         orphans.append(Int32(node))
     }
 
-    private mutating func adoptOrphans() {
+    private func adoptOrphans() {
         var index = 0
         while index < orphans.count {
             let node = Int(orphans[index])
@@ -222,7 +247,7 @@ struct MaxFlowGraph {
 
     /// Finds `node` a new parent in its own tree whose path to the terminal is valid and
     /// shortest; failing that, frees it and turns its children into orphans.
-    private mutating func adopt(_ node: Int) {
+    private func adopt(_ node: Int) {
         let sinkSide = inSinkTree[node]
         var bestArc = MaxFlowGraph.none
         var bestDistance = MaxFlowGraph.infiniteDistance
@@ -267,7 +292,7 @@ struct MaxFlowGraph {
     }
 
     /// Length of the path from `start` to its terminal, or infinity through an orphan.
-    private mutating func distanceToTerminal(from start: Int) -> Int32 {
+    private func distanceToTerminal(from start: Int) -> Int32 {
         var node = start
         var depth: Int32 = 0
         while true {
@@ -285,7 +310,7 @@ struct MaxFlowGraph {
     }
 
     /// Caches distances along a path just measured, so later searches stop early.
-    private mutating func stampPath(from start: Int, depth: Int32) {
+    private func stampPath(from start: Int, depth: Int32) {
         var node = start
         var remaining = depth
         while timestamp[node] != time {

@@ -10,7 +10,7 @@ import Foundation
 /// term on the 8-connected grid. The frame is a soft prior, not a hard constraint, so a
 /// subject cut by the frame keeps its border pixels. O(iterations x pixels) in practice.
 struct SubjectSegmenter: Sendable {
-    var iterations = 4
+    var iterations = 3
     var components = 5
     /// Weight of the smoothness term (GrabCut's gamma).
     var smoothness: Float = 50
@@ -30,7 +30,7 @@ struct SubjectSegmenter: Sendable {
             }
         }
         var labels = try initialLabels(image, inBand: inBand, bandSamples: bandSamples)
-        let edges = ContrastEdges(image)
+        let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
         for _ in 0..<iterations {
             try Task.checkCancellation()
             let next = try cut(image, labels: labels, inBand: inBand, edges: edges)
@@ -65,6 +65,9 @@ struct SubjectSegmenter: Sendable {
         }
     }
 
+    /// Integer units per log-likelihood unit in the cut.
+    private static let unit: Float = 16
+
     /// One GrabCut round: re-fit both colour models to `labels`, then cut.
     private func cut(_ image: WorkingImage, labels: [UInt8], inBand: [Bool], edges: ContrastEdges) throws -> [UInt8] {
         var subjectSamples: [Int32] = []
@@ -73,23 +76,26 @@ struct SubjectSegmenter: Sendable {
             if labels[index] == 1 { subjectSamples.append(Int32(index)) } else { backgroundSamples.append(Int32(index)) }
         }
         guard !subjectSamples.isEmpty, !backgroundSamples.isEmpty else { return labels }
-        return image.colors.withUnsafeBufferPointer { colors in
+        let preferences = image.colors.withUnsafeBufferPointer { colors in
             let subject = ColorMixtureModel(colors: colors, samples: subjectSamples, count: components)
             let background = ColorMixtureModel(colors: colors, samples: backgroundSamples, count: components)
-            var graph = MaxFlowGraph(nodeCount: colors.count, edgeCapacityHint: colors.count * 4)
-            let unit: Float = 16
-            for index in colors.indices {
-                var subjectCost = subject.cost(colors[index])
-                let backgroundCost = background.cost(colors[index])
-                if inBand[index] { subjectCost += framePrior }
-                // Cutting a node from the source (subject) labels it background; only the
-                // difference of the two costs matters, and it is always finite.
-                let preference = Int32(min(max(backgroundCost - subjectCost, -1e4), 1e4) * unit)
-                graph.setTerminalCapacities(index, source: max(preference, 0), sink: max(-preference, 0))
+            return colors.indices.map { index in
+                let subjectCost = subject.cost(colors[index]) + (inBand[index] ? framePrior : 0)
+                // > 0 prefers subject; only the difference of the two costs matters, kept finite.
+                return Int32(min(max(background.cost(colors[index]) - subjectCost, -1e4), 1e4) * SubjectSegmenter.unit)
             }
-            edges.addEdges(to: &graph, weight: smoothness * unit)
-            graph.maximumFlow()
-            return (0..<colors.count).map { graph.isSourceSide($0) ? 1 : 0 }
         }
+        return SubjectSegmenter.minimumCut(preferences: preferences, edges: edges)
+    }
+
+    /// Labels minimising the preferences plus the edge costs, exactly (one max-flow).
+    static func minimumCut(preferences: [Int32], edges: ContrastEdges) -> [UInt8] {
+        let graph = MaxFlowGraph(nodeCount: preferences.count, edgeCapacity: preferences.count * 4)
+        for (index, preference) in preferences.enumerated() {
+            graph.setTerminalCapacities(index, source: max(preference, 0), sink: max(-preference, 0))
+        }
+        edges.forEachEdge { p, q, capacity in graph.addEdge(p, q, capacity: capacity, reverseCapacity: capacity) }
+        graph.maximumFlow()
+        return preferences.indices.map { graph.isSourceSide($0) ? 1 : 0 }
     }
 }
