@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "StickerKit", dependencies: ["CImageCodecs"]),
         .executableTarget(name: "stickerize", dependencies: ["StickerKit"]),
         .target(name: "PaletteBenchmark", dependencies: ["StickerKit"]),
-        .executableTarget(name: "palette-bench", dependencies: ["StickerKit", "PaletteBenchmark"]),
+        .executableTarget(name: "stickerize-bench", dependencies: ["StickerKit", "PaletteBenchmark"]),
         .target(name: "TestSupport", dependencies: ["StickerKit", "CImageCodecs"], path: "Tests/TestSupport"),
         .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "CImageCodecs", "TestSupport", "PaletteBenchmark"]),
         .testTarget(name: "stickerizeTests", dependencies: ["stickerize", "StickerKit", "TestSupport"],

@@ -6,11 +6,10 @@ import StickerKit
 /// and median cut (MMCQ), stability between full and half size, determinism and speed.
 /// Prints one line per image, then the summary and one PASS/FAIL line per target.
 ///
-///     palette-bench [--colors N] FILE...
-@main
+///     stickerize-bench palette [--colors N] FILE...
 enum PaletteBench {
-    static func main() throws {
-        var arguments = Array(CommandLine.arguments.dropFirst())
+    static func run(_ arguments: [String]) throws {
+        var arguments = arguments
         var count = 5
         if arguments.first == "--colors", arguments.count > 1, let value = Int(arguments[1]) {
             count = value
@@ -46,16 +45,12 @@ enum PaletteBench {
         let median = speeds.isEmpty ? 0 : speeds[speeds.count / 2]
         print(String(format: "mean fidelity (dE00): ours %.3f, k-means %.3f, mmcq %.3f; half-size %.2f; median %.2f ms",
                      ours / n, kmeans / n, medianCut / n, stability / n, median))
-        report("fidelity within 3% of k-means (ours/k-means = \(String(format: "%.3f", ours / kmeans)))", ours <= kmeans * 1.03)
-        report("fidelity 15% better than median cut (ours/mmcq = \(String(format: "%.3f", ours / medianCut)))", ours <= medianCut * 0.85)
-        report("full vs half size: matched dE00 <= 2 on average for every image (worst \(String(format: "%.2f", worstStability)))",
+        BenchReport.line("fidelity within 3% of k-means (ours/k-means = \(String(format: "%.3f", ours / kmeans)))", ours <= kmeans * 1.03)
+        BenchReport.line("fidelity 15% better than median cut (ours/mmcq = \(String(format: "%.3f", ours / medianCut)))", ours <= medianCut * 0.85)
+        BenchReport.line("full vs half size: matched dE00 <= 2 on average for every image (worst \(String(format: "%.2f", worstStability)))",
                worstStability <= 2)
-        report("rerun gives identical palettes", deterministic)
-        report("palette under 5 ms on the proxy (median \(String(format: "%.2f", median)) ms)", median < 5)
-    }
-
-    static func report(_ target: String, _ passed: Bool) {
-        print((passed ? "PASS " : "FAIL ") + target)
+        BenchReport.line("rerun gives identical palettes", deterministic)
+        BenchReport.line("palette under 5 ms on the proxy (median \(String(format: "%.2f", median)) ms)", median < 5)
     }
 
     /// The image at half size (area average), as a smaller copy of the same photo would be.
