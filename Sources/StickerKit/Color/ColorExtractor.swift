@@ -34,7 +34,15 @@ public struct ColorExtractor: Sendable {
 
     /// The palette and the roles of one image, sharing one proxy.
     public func paletteAndRoles(of image: RGBAImage) -> ([PaletteColor], PaletteRoles) {
-        let samples = LabSamples(image, longSide: proxySize)
+        paletteAndRoles(of: LabSamples(image, longSide: proxySize))
+    }
+
+    /// The palette and the roles of an opaque photo, from its working-size copy.
+    func paletteAndRoles(of image: WorkingImage) -> ([PaletteColor], PaletteRoles) {
+        paletteAndRoles(of: LabSamples(image, longSide: proxySize))
+    }
+
+    private func paletteAndRoles(of samples: LabSamples) -> ([PaletteColor], PaletteRoles) {
         let fine = ColorExtractor(count: ColorExtractor.roleClusters, proxySize: proxySize)
         return (palette(of: samples), PaletteRoles(choosingFrom: fine.palette(of: samples)))
     }

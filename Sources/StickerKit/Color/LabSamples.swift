@@ -9,22 +9,24 @@ public struct LabSamples: Sendable {
     public private(set) var totalWeight: Float = 0
 
     public init(_ image: RGBAImage, longSide: Int) {
-        let factor = min(1, Double(longSide) / Double(max(image.width, image.height, 1)))
-        let width = max(1, Int((Double(image.width) * factor).rounded()))
-        let height = max(1, Int((Double(image.height) * factor).rounded()))
+        let (width, height) = LabSamples.proxySize(image.width, image.height, longSide: longSide)
         let region = Resampler.Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
         var proxy: [Float]
         if image.hasTransparency {
             // Premultiplied, so colour hidden under transparent pixels does not bleed in.
-            var premultiplied = [Float](repeating: 0, count: image.pixels.count)
-            for i in 0..<image.pixelCount {
-                let alpha = Float(image.pixels[i * 4 + 3]) / 255
-                for c in 0..<3 { premultiplied[i * 4 + c] = Float(image.pixels[i * 4 + c]) * alpha }
-                premultiplied[i * 4 + 3] = alpha
+            var premultiplied = image.pixels
+            for i in stride(from: 0, to: premultiplied.count, by: 4) {
+                let alpha = UInt16(premultiplied[i + 3])
+                for c in 0..<3 { premultiplied[i + c] = UInt8((UInt16(premultiplied[i + c]) * alpha + 127) / 255) }
             }
             proxy = premultiplied.withUnsafeBufferPointer {
                 Resampler.resample($0, width: image.width, height: image.height, channels: 4, region: region,
                                    width: width, height: height)
+            }
+            for i in 0..<(width * height) {
+                let alpha = proxy[i * 4 + 3] / 255
+                for c in 0..<3 { proxy[i * 4 + c] = alpha > 0 ? proxy[i * 4 + c] / alpha : 0 }
+                proxy[i * 4 + 3] = alpha
             }
         } else {
             proxy = image.pixels.withUnsafeBufferPointer {
@@ -33,12 +35,36 @@ public struct LabSamples: Sendable {
             }
             for i in 0..<(width * height) { proxy[i * 4 + 3] = 1 }
         }
-        colors.reserveCapacity(width * height)
-        weights.reserveCapacity(width * height)
-        for i in 0..<(width * height) {
+        self.init(proxy: proxy, count: width * height)
+    }
+
+    /// The samples of an opaque working image (a cheaper source than the full photo).
+    init(_ image: WorkingImage, longSide: Int) {
+        let (width, height) = LabSamples.proxySize(image.width, image.height, longSide: longSide)
+        let region = Resampler.Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
+        var proxy = image.colors.withUnsafeBufferPointer { colors in
+            colors.withMemoryRebound(to: Float.self) { floats in
+                Resampler.resample(floats, width: image.width, height: image.height, channels: 4, region: region,
+                                   width: width, height: height)
+            }
+        }
+        for i in 0..<(width * height) { proxy[i * 4 + 3] = 1 }
+        self.init(proxy: proxy, count: width * height)
+    }
+
+    private static func proxySize(_ width: Int, _ height: Int, longSide: Int) -> (Int, Int) {
+        let factor = min(1, Double(longSide) / Double(max(width, height, 1)))
+        return (max(1, Int((Double(width) * factor).rounded())), max(1, Int((Double(height) * factor).rounded())))
+    }
+
+    /// From proxy pixels: straight (not premultiplied) R, G, B (0-255) and alpha (0-1).
+    private init(proxy: [Float], count: Int) {
+        colors.reserveCapacity(count)
+        weights.reserveCapacity(count)
+        for i in 0..<count {
             let alpha = proxy[i * 4 + 3]
             guard alpha > 1e-3 else { continue }
-            let channel = { (c: Int) in UInt8(min(255, max(0, (proxy[i * 4 + c] / alpha).rounded()))) }
+            let channel = { (c: Int) in UInt8(min(255, max(0, proxy[i * 4 + c].rounded()))) }
             colors.append(LabColor(red: channel(0), green: channel(1), blue: channel(2)).vector)
             weights.append(alpha)
             totalWeight += alpha

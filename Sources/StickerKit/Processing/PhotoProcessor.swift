@@ -26,8 +26,9 @@ nonisolated public struct PhotoProcessor: Sendable {
             try ImageDecoder.decode(data, options: decodeOptions)
         }
         try Task.checkCancellation()
-        async let sticker = extractSticker(decoded)
-        async let photoColors = extractColors(decoded.image)
+        let working = WorkingImage(decoded.image, longSide: options.sticker.workingSize)
+        async let sticker = extractSticker(decoded, working: working)
+        async let photoColors = extractColors(decoded.image, working: working)
         var timings = StageTimings()
         timings.decode = decodeTime
         let (stickerResult, stickerTime) = try await sticker
@@ -48,12 +49,17 @@ nonisolated public struct PhotoProcessor: Sendable {
     }
 
     @concurrent
-    private func extractSticker(_ decoded: DecodedImage) async throws -> (Sticker, Double) {
-        try StageTimings.measure { try StickerExtractor(options: options.sticker).extract(from: decoded) }
+    private func extractSticker(_ decoded: DecodedImage, working: WorkingImage) async throws -> (Sticker, Double) {
+        try StageTimings.measure { try StickerExtractor(options: options.sticker).extract(from: decoded, working: working) }
     }
 
     @concurrent
-    private func extractColors(_ image: RGBAImage) async -> (([PaletteColor], PaletteRoles), Double) {
-        StageTimings.measure { ColorExtractor(count: options.colorCount).paletteAndRoles(of: image) }
+    /// The photo's palette and roles; from the shared working image unless the photo has
+    /// transparency, which only the full image carries.
+    private func extractColors(_ image: RGBAImage, working: WorkingImage) async -> (([PaletteColor], PaletteRoles), Double) {
+        StageTimings.measure {
+            let extractor = ColorExtractor(count: options.colorCount)
+            return image.hasTransparency ? extractor.paletteAndRoles(of: image) : extractor.paletteAndRoles(of: working)
+        }
     }
 }

@@ -24,8 +24,11 @@ enum SoftAlphaComposer {
         // One working pixel spans this many output pixels; the filter must reach across it.
         let span = layout.scale / maskScale
         let radius = max(2, Int((span * 1.5).rounded(.up)))
-        let alpha = GuidedFilter(radius: radius, epsilon: 1e-3).apply(mask: coarse, guide: guide, width: width, height: height)
-        EdgeDecontamination.apply(colors: &colors, alpha: alpha, width: width, height: height, radius: radius * 2)
+        let subsampling = max(1, radius / 2)
+        let alpha = GuidedFilter(radius: radius, epsilon: 1e-3, subsampling: subsampling)
+            .apply(mask: coarse, guide: guide, width: width, height: height)
+        EdgeDecontamination.apply(colors: &colors, alpha: alpha, width: width, height: height, radius: radius * 2,
+                                  subsampling: subsampling * 2)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for i in 0..<(width * height) {
             let a = UInt8((alpha[i] * 255).rounded())

@@ -14,10 +14,15 @@ public struct StickerExtractor: Sendable {
     }
 
     public func extract(from decoded: DecodedImage) throws -> Sticker {
+        try extract(from: decoded, working: WorkingImage(decoded.image, longSide: options.workingSize))
+    }
+
+    /// `working` is the decoded image at `options.workingSize`, shared with colour extraction.
+    func extract(from decoded: DecodedImage, working: WorkingImage) throws -> Sticker {
         if decoded.declaresAlpha, let sticker = try passThroughAlpha(decoded) {
             return sticker
         }
-        return try segmentAndCut(decoded)
+        return try segmentAndCut(decoded, working: working)
     }
 
     /// The photo's own alpha, cropped; nil when its alpha is (almost) entirely opaque.
@@ -43,9 +48,8 @@ public struct StickerExtractor: Sendable {
         return sticker(output, layout: layout, decoded: decoded)
     }
 
-    private func segmentAndCut(_ decoded: DecodedImage) throws -> Sticker {
+    private func segmentAndCut(_ decoded: DecodedImage, working: WorkingImage) throws -> Sticker {
         let image = decoded.image
-        let working = WorkingImage(image, longSide: options.workingSize)
         let raw = try SubjectSegmenter().segment(working)
         let mask = raw.cleaned(keepingRegionsAbove: 0.08, fillingHolesBelow: 0.002)
         guard mask.area * 1000 >= mask.values.count, let bounds = mask.bounds else {

@@ -7,7 +7,7 @@ public struct StickerOptions: Sendable, Hashable, Codable {
     /// Long side of the image the subject is segmented at.
     public var workingSize: Int
 
-    public init(maxSize: Int? = 1024, margin: Int = 8, workingSize: Int = 320) {
+    public init(maxSize: Int? = 1024, margin: Int = 8, workingSize: Int = 400) {
         self.maxSize = maxSize
         self.margin = margin
         self.workingSize = workingSize

@@ -23,4 +23,24 @@ struct WorkingImage: Sendable {
             SIMD3(planes[i * 4], planes[i * 4 + 1], planes[i * 4 + 2])
         }
     }
+
+    private init(width: Int, height: Int, colors: [SIMD3<Float>], scale: Double) {
+        self.width = width
+        self.height = height
+        self.colors = colors
+        self.scale = scale
+    }
+
+    /// The image at half size (2x2 box average; a last odd row or column is dropped).
+    func halved() -> WorkingImage {
+        let w = width / 2, h = height / 2
+        var colors = [SIMD3<Float>](repeating: .zero, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let top = (2 * y) * width + 2 * x, bottom = top + width
+                colors[y * w + x] = (self.colors[top] + self.colors[top + 1] + self.colors[bottom] + self.colors[bottom + 1]) / 4
+            }
+        }
+        return WorkingImage(width: w, height: h, colors: colors, scale: scale * Double(w) / Double(width))
+    }
 }
