@@ -173,14 +173,15 @@ static void png_encode_error_handler(png_structp png, png_const_charp text) {
     png_longjmp(png, 1);
 }
 
-cic_status cic_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
+cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                           int compression_level, int fast_filters,
                           uint8_t **out, size_t *out_length,
                           char *message, size_t message_capacity) {
     *out = NULL;
     *out_length = 0;
-    if (width == 0 || height == 0 || cic_rgba_bytes(width, height) == 0) {
-        cic_set_message(message, message_capacity, "cannot encode a %ux%u image", width, height);
+    if (width == 0 || height == 0 || cic_rgba_bytes(width, height) == 0 || (channels != 1 && channels != 4)) {
+        cic_set_message(message, message_capacity, "cannot encode a %ux%u image with %d channels",
+                        width, height, channels);
         return CIC_ERR_ARGUMENT;
     }
     struct png_output *output = calloc(1, sizeof *output);
@@ -201,7 +202,8 @@ cic_status cic_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
         return CIC_ERR_CORRUPT;
     }
     png_set_write_fn(png, output, png_write_to_memory, png_flush_nothing);
-    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+    png_set_IHDR(png, info, width, height, 8, channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_GRAY,
+                 PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, compression_level);
     if (fast_filters) {
@@ -210,7 +212,7 @@ cic_status cic_png_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
     }
     png_write_info(png, info);
     for (uint32_t y = 0; y < height; y++) {
-        png_write_row(png, rgba + (size_t)y * width * 4);
+        png_write_row(png, pixels + (size_t)y * width * (size_t)channels);
     }
     png_write_end(png, info);
     png_destroy_write_struct(&png, &info);

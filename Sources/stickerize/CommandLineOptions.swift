@@ -5,6 +5,7 @@ import StickerKit
 struct CommandLineOptions: Equatable {
     var inputs: [String] = []
     var outputDirectory = "stickers"
+    var maskDirectory: String?
     var nulSeparated = false
     var jobs = ProcessInfo.processInfo.activeProcessorCount
     var maxSize: Int? = 1024

@@ -19,6 +19,11 @@ struct OptionSpec: Sendable {
                        guard !value.isEmpty else { throw UsageError("--out needs a folder name") }
                        options.outputDirectory = value
                    }),
+        OptionSpec(long: "mask", valueName: "DIR", help: "also write each sticker's full-frame alpha mask (grey PNG) here",
+                   applyValue: { options, value throws(UsageError) in
+                       guard !value.isEmpty else { throw UsageError("--mask needs a folder name") }
+                       options.maskDirectory = value
+                   }),
         OptionSpec(short: "0", long: "null", help: "the path list read with '-' is NUL-separated (find -print0)",
                    applyFlag: { $0.nulSeparated = true }),
         OptionSpec(short: "j", long: "jobs", valueName: "N", help: "process N photos at once (default: number of cores)",

@@ -43,13 +43,15 @@ enum StickerizeCommand {
         }
         let cacheDirectory = options.resolvedCacheDirectory(environment: environment).map { URL(fileURLWithPath: $0) }
         let cache = ResultCache(directory: cacheDirectory)
+        let masks = options.maskDirectory.map { URL(fileURLWithPath: $0) }
         let pipeline = BatchPipeline(processor: PhotoProcessor(options: options.processingOptions), cache: cache,
-                                     outputDirectory: output, jobs: options.jobs)
+                                     outputDirectory: output, maskDirectory: masks, jobs: options.jobs)
         let sources: [BatchInputs.Source] = options.inputs.map { input in
             input == "-" ? .pathList(PathListReader.paths(fileDescriptor: STDIN_FILENO, nulSeparated: options.nulSeparated))
                 : .path(input)
         }
-        let summary = await pipeline.run(BatchInputs(sources, excluding: output.path)) { reporter.report($0) }
+        let inputs = BatchInputs(sources, excluding: [output.path] + (masks.map { [$0.path] } ?? []))
+        let summary = await pipeline.run(inputs) { reporter.report($0) }
         if let warning = await cache.writeWarning { reporter.warn(warning) }
         do {
             try Manifest(options: options.processingOptions, items: summary.items).write(into: output)

@@ -60,6 +60,34 @@ import TestSupport
         #expect(sticker.crop.x == 0)
     }
 
+    /// A defocused edge comes out soft, and its colour is the subject's, not a blend with
+    /// the old background (so no green halo on a new background).
+    @Test func softEdgesAreKeptAndDecontaminated() throws {
+        var scene = Scene(width: 240, height: 180, background: .plain([40, 200, 60]),
+                          shapes: [(.disc(x: 120, y: 90, radius: 55), [220, 40, 40])])
+        scene.softness = 8
+        scene.noise = 1
+        let (image, mask) = scene.render()
+        let sticker = try StickerExtractor().extract(from: ImageDecoder.decode(TestFiles.png(image)))
+        let alpha = TestFiles.fullFrameAlpha(sticker, width: 240, height: 180)
+        #expect(TestFiles.iou(alpha, mask) > 0.95)
+        var softCount = 0, stickerError = 0.0, photoError = 0.0
+        for y in 0..<sticker.image.height {
+            for x in 0..<sticker.image.width {
+                let i = (y * sticker.image.width + x) * 4
+                let a = sticker.image.pixels[i + 3]
+                guard a > 40 && a < 215 else { continue }
+                softCount += 1
+                stickerError += abs(Double(sticker.image.pixels[i + 1]) - 40 * 0.97)
+                let source = ((sticker.crop.y + y) * 240 + sticker.crop.x + x) * 4
+                photoError += abs(Double(image.pixels[source + 1]) - 40 * 0.97)
+            }
+        }
+        #expect(softCount > 100, "the edge is soft")
+        #expect(stickerError / Double(softCount) < 0.5 * photoError / Double(softCount),
+                "edge green is mostly removed: \(stickerError / Double(max(softCount, 1))) vs \(photoError / Double(max(softCount, 1)))")
+    }
+
     @Test func alphaPassesThroughExactly() throws {
         var pixels = [UInt8](repeating: 0, count: 64 * 48 * 4)
         for y in 10..<30 {

@@ -19,8 +19,8 @@ public struct Scene: Sendable {
         /// A line segment of the given thickness.
         case bar(x0: Double, y0: Double, x1: Double, y1: Double, thickness: Double)
 
-        /// Coverage of the pixel centred at (px, py), anti-aliased over one pixel.
-        func coverage(_ px: Double, _ py: Double) -> Double {
+        /// Coverage of the pixel centred at (px, py), ramping over `softness` pixels.
+        func coverage(_ px: Double, _ py: Double, softness: Double = 1) -> Double {
             let edge: Double
             switch self {
             case .disc(let x, let y, let r):
@@ -36,7 +36,7 @@ public struct Scene: Sendable {
                 let cx = x0 + t * dx, cy = y0 + t * dy
                 edge = thickness / 2 - ((px - cx) * (px - cx) + (py - cy) * (py - cy)).squareRoot()
             }
-            return max(0, min(1, edge + 0.5))
+            return max(0, min(1, edge / softness + 0.5))
         }
     }
 
@@ -46,6 +46,8 @@ public struct Scene: Sendable {
     /// Shapes with their flat colour, drawn in order.
     public var shapes: [(Shape, SIMD3<Float>)]
     public var noise: Float = 2
+    /// Width of the edge ramp in pixels (1: anti-aliased; more: a soft, defocused edge).
+    public var softness: Double = 1
     public var seed: UInt64 = 1
 
     public init(width: Int, height: Int, background: Background, shapes: [(Shape, SIMD3<Float>)]) {
@@ -67,7 +69,7 @@ public struct Scene: Sendable {
                 var color = backgroundColor(x, y, texture[index])
                 var alpha: Float = 0
                 for (shape, shapeColor) in shapes {
-                    let a = Float(shape.coverage(Double(x) + 0.5, Double(y) + 0.5))
+                    let a = Float(shape.coverage(Double(x) + 0.5, Double(y) + 0.5, softness: softness))
                     guard a > 0 else { continue }
                     let light = 1.1 - 0.3 * Float(y) / Float(height)
                     color = color * (1 - a) + shapeColor * light * a

@@ -55,6 +55,21 @@ import TestSupport
         #expect(second.standardError.contains("4 photos: 0 new, 4 cached, 0 failed"))
     }
 
+    @Test func maskFolderGetsFullFrameMasks() throws {
+        let photos = Self.photos(2)
+        let out = TestFiles.temporaryFolder("cli-out"), masks = TestFiles.temporaryFolder("cli-masks")
+        let result = try runner.run([photos.path, "--out", out.path, "--mask", masks.path, "--no-cache", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let item = try #require(try jsonLines(result.standardOutput).first { $0["output"] as? String == "p000.png" })
+        let mask = try ImageDecoder.decode(Data(contentsOf: masks.appendingPathComponent("p000.png")))
+        #expect(mask.image.width == 160 && mask.image.height == 120, "full frame at scale 1")
+        let sticker = try ImageDecoder.decode(Data(contentsOf: out.appendingPathComponent("p000.png"))).image
+        let crop = try #require(item["crop"] as? [String: Int])
+        let (x, y) = (crop["x"]! + sticker.width / 2, crop["y"]! + sticker.height / 2)
+        #expect(mask.image.pixels[(y * 160 + x) * 4] == sticker.pixels[((sticker.height / 2) * sticker.width + sticker.width / 2) * 4 + 3])
+        #expect(mask.image.pixels[0] == 0, "outside the subject is transparent")
+    }
+
     @Test func pathListOnStandardInput() throws {
         let photos = Self.photos(3)
         let out = TestFiles.temporaryFolder("cli-out")

@@ -6,6 +6,8 @@ public struct CachedResult: Sendable, Codable, Equatable {
     public var height: Int
     public var crop: PixelRect
     public var scale: Double
+    public var sourceWidth: Int
+    public var sourceHeight: Int
     public var colors: ColorScheme
     /// Milliseconds each stage took when the result was computed.
     public var timings: StageTimings
@@ -13,7 +15,7 @@ public struct CachedResult: Sendable, Codable, Equatable {
     public var png: Data
 
     enum CodingKeys: String, CodingKey {
-        case width, height, crop, scale, colors, timings
+        case width, height, crop, scale, sourceWidth, sourceHeight, colors, timings
     }
 
     public init(_ photo: ProcessedPhoto) {
@@ -21,6 +23,8 @@ public struct CachedResult: Sendable, Codable, Equatable {
         height = photo.sticker.image.height
         crop = photo.sticker.crop
         scale = photo.sticker.scale
+        sourceWidth = photo.sticker.sourceWidth
+        sourceHeight = photo.sticker.sourceHeight
         colors = photo.colors
         timings = photo.timings
         png = photo.png
@@ -32,6 +36,8 @@ public struct CachedResult: Sendable, Codable, Equatable {
         height = try container.decode(Int.self, forKey: .height)
         crop = try container.decode(PixelRect.self, forKey: .crop)
         scale = try container.decode(Double.self, forKey: .scale)
+        sourceWidth = try container.decode(Int.self, forKey: .sourceWidth)
+        sourceHeight = try container.decode(Int.self, forKey: .sourceHeight)
         colors = try container.decode(ColorScheme.self, forKey: .colors)
         timings = try container.decode(StageTimings.self, forKey: .timings)
         png = Data()

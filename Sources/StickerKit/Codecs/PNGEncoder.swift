@@ -19,12 +19,21 @@ public struct PNGEncoder: Sendable {
     public static let libpngDefault = PNGEncoder(compressionLevel: 6, usesFastFilters: false)
 
     public func encode(_ image: RGBAImage) throws(CodecError) -> Data {
+        try encode(image.pixels, width: image.width, height: image.height, channels: 4)
+    }
+
+    /// Encodes one 8-bit grey plane (an alpha mask).
+    public func encodeGrey(_ plane: [UInt8], width: Int, height: Int) throws(CodecError) -> Data {
+        try encode(plane, width: width, height: height, channels: 1)
+    }
+
+    private func encode(_ pixels: [UInt8], width: Int, height: Int, channels: Int32) throws(CodecError) -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         defer { cic_free(output) }
         try CodecStatus.check { message, capacity in
-            image.pixels.withUnsafeBufferPointer { pixels in
-                cic_png_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height),
+            pixels.withUnsafeBufferPointer { pixels in
+                cic_png_encode(pixels.baseAddress, UInt32(width), UInt32(height), channels,
                                compressionLevel, usesFastFilters ? 1 : 0, &output, &length, message, capacity)
             }
         }

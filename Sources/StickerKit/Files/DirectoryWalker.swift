@@ -5,8 +5,8 @@ import Foundation
 /// A file counts as an image by its extension (`ImageFormat.fileExtensions`) or, when it
 /// has no known extension, by its first bytes. Only regular files are considered (FIFOs
 /// and devices are skipped, never opened); symbolic links to folders are not followed (no
-/// loops); hidden entries, stickerize's temporary files and `excluding` (the output folder,
-/// when it lies inside the input) are skipped. Memory holds one folder listing per level.
+/// loops); hidden entries, stickerize's temporary files and `excluding` (the output folders,
+/// when they lie inside the input) are skipped. Memory holds one folder listing per level.
 public struct DirectoryWalker: IteratorProtocol, Sendable {
     /// A file found, with its path relative to the walk's root.
     public struct Entry: Sendable, Equatable {
@@ -15,10 +15,10 @@ public struct DirectoryWalker: IteratorProtocol, Sendable {
     }
 
     private var pending: [[(path: String, relative: String)]]
-    private let excluded: String?
+    private let excluded: Set<String>
 
-    public init(root: String, excluding: String? = nil) {
-        excluded = excluding.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+    public init(root: String, excluding: [String] = []) {
+        excluded = Set(excluding.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         pending = []
         pending.append(DirectoryWalker.listing(of: root, relative: ""))
     }
@@ -35,7 +35,7 @@ public struct DirectoryWalker: IteratorProtocol, Sendable {
             guard lstat(entry.path, &info) == 0 else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                if URL(fileURLWithPath: entry.path).standardizedFileURL.path != excluded {
+                if !excluded.contains(URL(fileURLWithPath: entry.path).standardizedFileURL.path) {
                     pending.append(DirectoryWalker.listing(of: entry.path, relative: entry.relative))
                 }
             case S_IFREG:

@@ -17,10 +17,10 @@ public struct BatchInputs: AsyncSequence, Sendable {
     }
 
     private let sources: [Source]
-    private let excluded: String?
+    private let excluded: [String]
 
-    /// `excluding` is a folder never walked into (the output folder).
-    public init(_ sources: [Source], excluding: String? = nil) {
+    /// `excluding` are folders never walked into (the output folders).
+    public init(_ sources: [Source], excluding: [String] = []) {
         self.sources = sources
         excluded = excluding
     }
@@ -31,13 +31,13 @@ public struct BatchInputs: AsyncSequence, Sendable {
 
     public struct Iterator: AsyncIteratorProtocol {
         var sources: [Source]
-        let excluded: String?
+        let excluded: [String]
         var walker: DirectoryWalker?
         var list: AsyncStream<String>.Iterator?
         var naming = OutputNaming()
         var index = 0
 
-        init(sources: [Source], excluded: String?) {
+        init(sources: [Source], excluded: [String]) {
             self.sources = sources
             self.excluded = excluded
         }

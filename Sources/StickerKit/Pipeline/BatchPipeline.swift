@@ -16,13 +16,17 @@ public struct BatchPipeline: Sendable {
     public var processor: any PhotoProcessing
     public var cache: ResultCache
     public var outputDirectory: URL
+    /// When set, each sticker's full-frame alpha mask (`FullFrameMask`) is written here too,
+    /// at the same relative path as the sticker.
+    public var maskDirectory: URL?
     public var jobs: Int
 
-    public init(processor: any PhotoProcessing, cache: ResultCache, outputDirectory: URL,
+    public init(processor: any PhotoProcessing, cache: ResultCache, outputDirectory: URL, maskDirectory: URL? = nil,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.processor = processor
         self.cache = cache
         self.outputDirectory = outputDirectory
+        self.maskDirectory = maskDirectory
         self.jobs = max(1, jobs)
     }
 
@@ -82,6 +86,7 @@ public struct BatchPipeline: Sendable {
             try Task.checkCancellation()
             let writeStart = clock.now
             try writeIfChanged(result.png, to: outputDirectory.appendingPathComponent(job.output))
+            if let maskDirectory { try writeMask(result, to: maskDirectory.appendingPathComponent(job.output)) }
             io.write = (clock.now - writeStart).milliseconds
             return .succeeded(job, sha256: hash.hex, result: result, status: source == .computed ? .ok : .cached,
                               io: io, ms: elapsed())
@@ -90,6 +95,13 @@ public struct BatchPipeline: Sendable {
         } catch {
             return .failed(job, sha256: sha256, ms: elapsed(), error: String(describing: error))
         }
+    }
+
+    private func writeMask(_ result: CachedResult, to url: URL) throws {
+        let sticker = try ImageDecoder.decode(result.png).image
+        let mask = FullFrameMask.render(sticker: sticker, crop: result.crop, scale: result.scale,
+                                        sourceWidth: result.sourceWidth, sourceHeight: result.sourceHeight)
+        try writeIfChanged(try PNGEncoder().encodeGrey(mask.plane, width: mask.width, height: mask.height), to: url)
     }
 
     /// Writes atomically, unless the file already holds exactly these bytes (so a rerun

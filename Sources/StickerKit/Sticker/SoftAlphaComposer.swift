@@ -1,6 +1,7 @@
 /// Turns a working-size subject mask into the sticker's soft alpha at output size: the
 /// mask is resampled over the crop, snapped to the photo's edges with a `GuidedFilter`,
-/// and the edge colours are decontaminated before the RGBA pixels are assembled.
+/// then the boundary band is matted from the photo's colours and decontaminated
+/// (`EdgeMatting`) before the RGBA pixels are assembled.
 enum SoftAlphaComposer {
     static func compose(_ image: RGBAImage, mask: ForegroundMask, maskScale: Double, layout: CropLayout) -> RGBAImage {
         let width = layout.outputWidth, height = layout.outputHeight
@@ -25,10 +26,11 @@ enum SoftAlphaComposer {
         let span = layout.scale / maskScale
         let radius = max(2, Int((span * 1.5).rounded(.up)))
         let subsampling = max(1, radius / 2)
-        let alpha = GuidedFilter(radius: radius, epsilon: 1e-3, subsampling: subsampling)
+        var alpha = GuidedFilter(radius: radius, epsilon: 1e-3, subsampling: subsampling)
             .apply(mask: coarse, guide: guide, width: width, height: height)
-        EdgeDecontamination.apply(colors: &colors, alpha: alpha, width: width, height: height, radius: radius * 2,
-                                  subsampling: subsampling * 2)
+        let hard = coarse.map { $0 >= 0.5 ? Float(1) : 0 }
+        EdgeMatting.apply(colors: &colors, alpha: &alpha, hard: hard, width: width, height: height,
+                          radius: max(3, radius), subsampling: subsampling * 2)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         for i in 0..<(width * height) {
             let a = UInt8((alpha[i] * 255).rounded())

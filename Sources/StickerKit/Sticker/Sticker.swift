@@ -6,4 +6,7 @@ public struct Sticker: Sendable {
     public var crop: PixelRect
     /// Output pixels per source pixel (1 when nothing was downscaled).
     public var scale: Double
+    /// Size of the upright source photo, in source pixels.
+    public var sourceWidth: Int
+    public var sourceHeight: Int
 }

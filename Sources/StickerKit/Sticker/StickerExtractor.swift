@@ -72,6 +72,7 @@ public struct StickerExtractor: Sendable {
                                    y: Int((Double(crop.y) * toSource).rounded()),
                                    width: Int((Double(crop.width) * toSource).rounded()),
                                    height: Int((Double(crop.height) * toSource).rounded()))
-        return Sticker(image: image, crop: sourceCrop, scale: layout.scale * decoded.scale)
+        return Sticker(image: image, crop: sourceCrop, scale: layout.scale * decoded.scale,
+                       sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight)
     }
 }
