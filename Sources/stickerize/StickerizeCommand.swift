@@ -51,10 +51,27 @@ enum StickerizeCommand {
                 : .path(input)
         }
         let inputs = BatchInputs(sources, excluding: [output.path] + (masks.map { [$0.path] } ?? []))
-        let summary = await pipeline.run(inputs) { reporter.report($0) }
+        let manifest: ManifestWriter
+        do {
+            manifest = try ManifestWriter(folder: output, options: options.processingOptions)
+        } catch {
+            StandardError.write("stickerize: cannot write in output folder \(output.path): \(error)\n")
+            return .someInputsFailed
+        }
+        var manifestProblem: (any Error)?
+        let summary = await pipeline.run(inputs) { event in
+            reporter.report(event)
+            switch event {
+            case .finished(let item), .cached(let item), .failed(let item):
+                do { try manifest.add(item) } catch { manifestProblem = manifestProblem ?? error }
+            case .started:
+                break
+            }
+        }
         if let warning = await cache.writeWarning { reporter.warn(warning) }
         do {
-            try Manifest(options: options.processingOptions, items: summary.items).write(into: output)
+            if let manifestProblem { throw manifestProblem }
+            try manifest.finish()
         } catch {
             reporter.warn("manifest not written (\(error))")
         }

@@ -60,7 +60,7 @@ struct CountingProcessor: PhotoProcessing {
         let (summary, events) = await run(pipeline, folder)
         #expect(await processor.counter.mostAtOnce <= 3)
         #expect(await processor.counter.mostAtOnce >= 2, "work overlapped")
-        #expect(summary.items.count == 12 && summary.failedCount == 0)
+        #expect(summary.finishedCount == 12 && summary.failedCount == 0)
         let started = events.compactMap { if case .started(let job) = $0 { job.index } else { nil } }
         let finished = events.compactMap { if case .finished(let item) = $0 { item.index } else { nil } }
         #expect(started.sorted() == Array(0..<12))
@@ -136,10 +136,10 @@ struct CountingProcessor: PhotoProcessing {
         let folder = Self.photoFolder(count: 2)
         try Data("not really a jpeg".utf8).write(to: folder.appendingPathComponent("broken.jpg"))
         let output = TestFiles.temporaryFolder("out")
-        let (summary, _) = await run(BatchPipeline(processor: PhotoProcessor(), cache: ResultCache(directory: nil),
-                                                   outputDirectory: output), folder)
+        let (summary, events) = await run(BatchPipeline(processor: PhotoProcessor(), cache: ResultCache(directory: nil),
+                                                        outputDirectory: output), folder)
         #expect(summary.failedCount == 1 && summary.computedCount == 2)
-        let failure = summary.items.first { $0.status == .failed }
+        let failure = events.compactMap { if case .failed(let item) = $0 { item } else { nil } }.first
         #expect(failure?.source.hasSuffix("broken.jpg") == true)
         #expect(failure?.error == "not a PNG or JPEG image")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("broken.png").path))
@@ -155,10 +155,10 @@ struct CountingProcessor: PhotoProcessing {
         task.cancel()
         let summary = await task.value
         #expect(summary.wasCancelled)
-        #expect(summary.items.count < 30)
+        #expect(summary.finishedCount < 30)
         let written = try FileManager.default.contentsOfDirectory(atPath: output.path)
         #expect(written.allSatisfy { !$0.hasPrefix(AtomicFile.temporaryPrefix) })
-        #expect(written.count == summary.items.count)
+        #expect(written.count == summary.finishedCount)
     }
 
     @Test func outputNamesStayInsideAndNeverCollide() async throws {

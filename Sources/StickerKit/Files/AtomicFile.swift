@@ -42,6 +42,29 @@ public enum AtomicFile {
     }
 }
 
+extension AtomicFile {
+    /// Streams a file through `body` into a temporary file, then renames it over `url`.
+    public static func write(to url: URL, body: (FileHandle) throws -> Void) throws {
+        let temporary = url.deletingLastPathComponent().appendingPathComponent(
+            temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))-" + url.lastPathComponent)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
+            throw FileWriteError.cannotWrite(path: url.path, reason: "cannot create a temporary file")
+        }
+        do {
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            try body(handle)
+            try handle.synchronize()
+            guard rename(temporary.path, url.path) == 0 else {
+                throw FileWriteError.cannotWrite(path: url.path, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            unlink(temporary.path)
+            throw error
+        }
+    }
+}
+
 /// Why an output could not be written.
 public enum FileWriteError: Error, Equatable, CustomStringConvertible {
     case cannotCreateFolder(path: String, reason: String)

@@ -40,7 +40,7 @@ public struct BatchPipeline: Sendable {
             func collect(_ item: ManifestItem?) {
                 running -= 1
                 guard let item else { return }
-                summary.items.append(item)
+                summary.count(item)
                 switch item.status {
                 case .ok: onEvent(.finished(item))
                 case .cached: onEvent(.cached(item))

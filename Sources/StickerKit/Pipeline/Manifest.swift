@@ -1,7 +1,7 @@
 import Foundation
 
 /// `manifest.json` in the output folder: the options of the run and one item per input,
-/// sorted by source path.
+/// sorted by source path (written by `ManifestWriter`; read back with `JSONDecoder`).
 public struct Manifest: Sendable, Codable {
     public static let fileName = "manifest.json"
     public static let currentVersion = 1
@@ -14,12 +14,6 @@ public struct Manifest: Sendable, Codable {
         version = Manifest.currentVersion
         self.options = options
         self.items = items.sorted { ($0.source, $0.index) < ($1.source, $1.index) }
-    }
-
-    /// Pretty, key-sorted JSON, written atomically into `folder`.
-    public func write(into folder: URL) throws {
-        try AtomicFile.write(try Manifest.encoder(pretty: true).encode(self),
-                             to: folder.appendingPathComponent(Manifest.fileName))
     }
 
     /// The encoder for manifests and `--json` lines: sorted keys, unescaped slashes.
