@@ -52,22 +52,4 @@ enum PaletteBench {
         BenchReport.line("rerun gives identical palettes", deterministic)
         BenchReport.line("palette under 5 ms on the proxy (median \(String(format: "%.2f", median)) ms)", median < 5)
     }
-
-    /// The image at half size (area average), as a smaller copy of the same photo would be.
-    static func halfSize(_ image: RGBAImage) -> RGBAImage {
-        let width = max(1, image.width / 2), height = max(1, image.height / 2)
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        for y in 0..<height {
-            for x in 0..<width {
-                for c in 0..<4 {
-                    var sum = 0
-                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
-                        sum += Int(image.pixels[((2 * y + dy) * image.width + 2 * x + dx) * 4 + c])
-                    }
-                    pixels[(y * width + x) * 4 + c] = UInt8((sum + 2) / 4)
-                }
-            }
-        }
-        return RGBAImage(width: width, height: height, pixels: pixels)
-    }
 }

@@ -123,20 +123,4 @@ import TestSupport
         #expect(abs(LabColor(l: 50, a: 2.6772, b: -79.7751).difference(to: LabColor(l: 50, a: 0, b: -82.7485)) - 2.0425) < 1e-3)
         #expect(abs(LabColor(l: 50, a: 2.5, b: 0).difference(to: LabColor(l: 73, a: 25, b: -18)) - 27.1492) < 1e-3)
     }
-
-    private func halfSize(_ image: RGBAImage) -> RGBAImage {
-        let width = image.width / 2, height = image.height / 2
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        for y in 0..<height {
-            for x in 0..<width {
-                for c in 0..<4 {
-                    let sum = [(0, 0), (1, 0), (0, 1), (1, 1)].reduce(0) { total, offset in
-                        total + Int(image.pixels[((2 * y + offset.1) * image.width + 2 * x + offset.0) * 4 + c])
-                    }
-                    pixels[(y * width + x) * 4 + c] = UInt8((sum + 2) / 4)
-                }
-            }
-        }
-        return RGBAImage(width: width, height: height, pixels: pixels)
-    }
 }
