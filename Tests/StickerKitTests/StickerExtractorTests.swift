@@ -23,6 +23,20 @@ import TestSupport
         #expect(sticker.image.pixels[3] == 0, "the corner is transparent")
     }
 
+    /// Not yet true: a shadow model made of darkened frame colours removed these shadows
+    /// but also erased a dark car on grey concrete (dev set f4 IoU 0.899 -> 0.000), so it
+    /// is not enabled; this test records the gap until a better cue lands.
+    @Test func castShadowOnTheFloorIsBackground() throws {
+        var scene = Scene(width: 240, height: 200, background: .plain([232, 228, 220]),
+                          shapes: [(.disc(x: 120, y: 85, radius: 50), [40, 90, 200])])
+        scene.castShadows = [(.rectangle(x: 60, y: 125, width: 150, height: 35), 0.4, 12)]
+        let (sticker, _, iou) = try extract(scene)
+        withKnownIssue("cast shadows are still included in the sticker") {
+            #expect(iou > 0.93)
+            #expect(sticker.crop.y + sticker.crop.height < 150, "the crop ends near the disc, not under the shadow")
+        }
+    }
+
     @Test func gradientBackground() throws {
         let scene = Scene(width: 240, height: 180, background: .gradient([200, 210, 230], [120, 130, 150]),
                           shapes: [(.rectangle(x: 80, y: 50, width: 80, height: 90), [40, 90, 40])])

@@ -48,6 +48,9 @@ public struct Scene: Sendable {
     public var noise: Float = 2
     /// Width of the edge ramp in pixels (1: anti-aliased; more: a soft, defocused edge).
     public var softness: Double = 1
+    /// Cast shadows on the background (not part of the subject): shape, darkening 0-1,
+    /// and the width of their soft edge in pixels.
+    public var castShadows: [(Scene.Shape, Float, Double)] = []
     public var seed: UInt64 = 1
 
     public init(width: Int, height: Int, background: Background, shapes: [(Shape, SIMD3<Float>)]) {
@@ -67,6 +70,9 @@ public struct Scene: Sendable {
             for x in 0..<width {
                 let index = y * width + x
                 var color = backgroundColor(x, y, texture[index])
+                for (shadow, darkening, edge) in castShadows {
+                    color *= 1 - darkening * Float(shadow.coverage(Double(x) + 0.5, Double(y) + 0.5, softness: edge))
+                }
                 var alpha: Float = 0
                 for (shape, shapeColor) in shapes {
                     let a = Float(shape.coverage(Double(x) + 0.5, Double(y) + 0.5, softness: softness))
