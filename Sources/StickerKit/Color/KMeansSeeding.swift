@@ -1,16 +1,13 @@
 /// k-means++ seeding (D. Arthur, S. Vassilvitskii, "k-means++: the advantages of careful
 /// seeding", SODA 2007): each next centre is drawn with probability proportional to its
-/// weighted squared distance from the nearest centre so far. Deterministic for a given
-/// generator. O(k x points).
+/// squared distance from the nearest centre so far. Deterministic for a given generator.
+/// O(k x points).
 enum KMeansSeeding {
-    /// `weights` nil means every point weighs 1.
-    static func plusPlus(_ points: [SIMD3<Float>], weights: [Float]? = nil, count: Int,
-                         using generator: inout SplitMix64) -> [SIMD3<Float>] {
+    static func plusPlus(_ points: [SIMD3<Float>], count: Int, using generator: inout SplitMix64) -> [SIMD3<Float>] {
         guard !points.isEmpty, count > 0 else { return [] }
-        let weight = { (index: Int) in weights?[index] ?? 1 }
         let first = points[Int(generator.next() % UInt64(points.count))]
         var centers = [first]
-        var distances = points.indices.map { i in ((points[i] - first) * (points[i] - first)).sum() * weight(i) }
+        var distances = points.map { ((($0 - first) * ($0 - first)).sum()) }
         while centers.count < count {
             let total = distances.reduce(0, +)
             guard total > 0 else { break }
@@ -27,7 +24,7 @@ enum KMeansSeeding {
             centers.append(center)
             for index in points.indices {
                 let d = points[index] - center
-                distances[index] = min(distances[index], (d * d).sum() * weight(index))
+                distances[index] = min(distances[index], (d * d).sum())
             }
         }
         return centers
