@@ -1,9 +1,10 @@
 /// Lifts the main subject out of a decoded photo as a cropped, transparent sticker.
 ///
 /// A photo that already carries meaningful alpha keeps its own alpha exactly. Otherwise
-/// `SubjectSegmenter` finds the subject at working size; the mask is scaled to the output
-/// size and refined against the photo with a `GuidedFilter`, and edge colours are
-/// decontaminated, then the result is cropped to the subject plus a margin.
+/// `SubjectSegmenter` finds the subject at working size; `SoftAlphaComposer` scales the
+/// mask to the output size, refines it against the photo (guided filter, then edge
+/// matting with decontaminated colours) and the result is cropped to the subject plus a
+/// margin.
 ///
 ///     let sticker = try StickerExtractor().extract(from: decoded)
 public struct StickerExtractor: Sendable {
