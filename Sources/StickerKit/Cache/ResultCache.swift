@@ -6,10 +6,11 @@ import Foundation
 /// Identical inputs within a run are processed once: the first request starts a task and
 /// later requests for the same key await that same task (the actor is re-entrant, so the
 /// table is re-checked only through non-suspending code). The last few completed results
-/// stay in memory too (first in, first out), so memory does not grow with the batch; with
-/// a disk cache every later repeat is a disk hit. The disk layer is a content-addressed folder of checksummed
-/// entries written temp-then-rename, so two processes may share it, and a corrupt entry is
-/// a miss. A cache that cannot be written is a warning, never a failure.
+/// stay in memory too (first in, first out), so memory does not grow with the batch;
+/// with a disk cache every later repeat is a disk hit. The disk layer is a
+/// content-addressed folder of checksummed entries written temp-then-rename, so two
+/// processes may share it, and a corrupt entry is a miss. A cache that cannot be written
+/// is a warning, never a failure.
 public actor ResultCache {
     /// Where a result came from.
     public enum Source: Sendable, Equatable {
