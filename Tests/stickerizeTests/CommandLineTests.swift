@@ -109,6 +109,21 @@ import TestSupport
         #expect(failed.count == 1 && (failed[0]["error"] as? String)?.isEmpty == false)
     }
 
+    /// A walk never blocks on a FIFO, never loops through a link to a parent folder, and
+    /// never reads its own output folder back as input.
+    @Test func walkSkipsFifosLinkLoopsAndItsOwnOutput() throws {
+        let photos = Self.photos(2)
+        #expect(mkfifo(photos.appendingPathComponent("pipe.jpg").path, 0o644) == 0)
+        try FileManager.default.createSymbolicLink(at: photos.appendingPathComponent("loop"), withDestinationURL: photos)
+        let out = photos.appendingPathComponent("stickers")
+        for _ in 0..<2 {
+            let result = try runner.run([photos.path, "--out", out.path, "--no-cache", "--json"])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(try jsonLines(result.standardOutput).compactMap { $0["source"] as? String }.sorted()
+                    == ["p000.jpg", "p001.jpg"].map { photos.appendingPathComponent($0).path })
+        }
+    }
+
     @Test(arguments: [["--bogus", "x"], ["--jobs", "many", "x"], []])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let result = try runner.run(arguments)
