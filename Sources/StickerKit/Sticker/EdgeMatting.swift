@@ -24,11 +24,13 @@ enum EdgeMatting {
         for i in 0..<count where !band[i] {
             if hard[i] > 0.5 { inside[i] = 1 } else { outside[i] = 1 }
         }
-        let foreground = localMeans(colors, weights: inside, width: width, height: height, radius: 2 * radius, subsampling: subsampling)
-        let background = localMeans(colors, weights: outside, width: width, height: height, radius: 2 * radius, subsampling: subsampling)
+        let foreground = LocalMeans(colors, weights: inside, width: width, height: height, radius: 2 * radius,
+                                    subsampling: subsampling)
+        let background = LocalMeans(colors, weights: outside, width: width, height: height, radius: 2 * radius,
+                                    subsampling: subsampling)
         for i in 0..<count where band[i] {
             let pixel = SIMD3(colors[i * 4], colors[i * 4 + 1], colors[i * 4 + 2])
-            guard let f = foreground[i], let b = background[i] else { continue }
+            guard let f = foreground.at(i % width, i / width), let b = background.at(i % width, i / width) else { continue }
             let d = f - b
             let contrast = (d * d).sum()
             if contrast > 100 {
@@ -43,21 +45,49 @@ enum EdgeMatting {
         }
     }
 
-    /// Per pixel, the weighted mean colour of the window around it, or nil where the
-    /// window holds no weight.
-    private static func localMeans(_ colors: [Float], weights: [Float], width: Int, height: Int,
-                                   radius: Int, subsampling: Int) -> [SIMD3<Float>?] {
+}
+
+/// Weighted mean colours over a window around each pixel, kept at reduced resolution
+/// (box means of planes shrunk by `subsampling`) and read back with bilinear
+/// interpolation only where asked, so no full-size plane outlives the constructor.
+private struct LocalMeans {
+    private let width: Int
+    private let height: Int
+    private let lowWidth: Int
+    private let lowHeight: Int
+    /// Weight, then weight x R, G, B, at low resolution.
+    private let planes: [[Float]]
+
+    init(_ colors: [Float], weights: [Float], width: Int, height: Int, radius: Int, subsampling: Int) {
         let s = max(1, subsampling)
-        let lowWidth = max(1, (width + s - 1) / s), lowHeight = max(1, (height + s - 1) / s)
-        var planes = [weights]
-        for c in 0..<3 { planes.append((0..<weights.count).map { weights[$0] * colors[$0 * 4 + c] }) }
-        let means = planes.map { plane in
+        self.width = width
+        self.height = height
+        lowWidth = max(1, (width + s - 1) / s)
+        lowHeight = max(1, (height + s - 1) / s)
+        var planes: [[Float]] = []
+        for channel in -1..<3 {
+            let plane = channel < 0 ? weights : (0..<weights.count).map { weights[$0] * colors[$0 * 4 + channel] }
             let low = Resampler.scalePlane(plane, width: width, height: height, toWidth: lowWidth, toHeight: lowHeight)
-            let mean = BoxFilter.mean(low, width: lowWidth, height: lowHeight, radius: max(1, radius / s))
-            return Resampler.scalePlane(mean, width: lowWidth, height: lowHeight, toWidth: width, toHeight: height)
+            planes.append(BoxFilter.mean(low, width: lowWidth, height: lowHeight, radius: max(1, radius / s)))
         }
-        return (0..<weights.count).map { i in
-            means[0][i] > 1e-3 ? SIMD3(means[1][i], means[2][i], means[3][i]) / means[0][i] : nil
+        self.planes = planes
+    }
+
+    /// The mean colour around (x, y), or nil where the window holds no weight.
+    func at(_ x: Int, _ y: Int) -> SIMD3<Float>? {
+        // Pixel centres map as in `Resampler`'s linear enlargement.
+        let lx = max(0, min(Float(lowWidth - 1), (Float(x) + 0.5) * Float(lowWidth) / Float(width) - 0.5))
+        let ly = max(0, min(Float(lowHeight - 1), (Float(y) + 0.5) * Float(lowHeight) / Float(height) - 0.5))
+        let x0 = Int(lx), y0 = Int(ly)
+        let x1 = min(x0 + 1, lowWidth - 1), y1 = min(y0 + 1, lowHeight - 1)
+        let fx = lx - Float(x0), fy = ly - Float(y0)
+        func sample(_ plane: [Float]) -> Float {
+            let top = plane[y0 * lowWidth + x0] * (1 - fx) + plane[y0 * lowWidth + x1] * fx
+            let bottom = plane[y1 * lowWidth + x0] * (1 - fx) + plane[y1 * lowWidth + x1] * fx
+            return top * (1 - fy) + bottom * fy
         }
+        let weight = sample(planes[0])
+        guard weight > 1e-3 else { return nil }
+        return SIMD3(sample(planes[1]), sample(planes[2]), sample(planes[3])) / weight
     }
 }
