@@ -62,7 +62,7 @@ final class ProgressReporter {
         guard json, !standardOutputClosed, var line = try? encoder.encode(item) else { return }
         line.append(UInt8(ascii: "\n"))
         // A reader that went away (`| head`) ends the JSON lines, not the batch.
-        if !StandardStream.write(line, to: STDOUT_FILENO) { standardOutputClosed = true }
+        if DescriptorWriter.writeAll(line, to: STDOUT_FILENO) != 0 { standardOutputClosed = true }
     }
 
     private func drawStatus(force: Bool) {

@@ -7,6 +7,12 @@ public enum AtomicFile {
     /// Prefix of temporary files, so a walk can recognise (and skip) them.
     public static let temporaryPrefix = ".stickerize-tmp-"
 
+    /// A fresh temporary name beside `url`, unique to this process and call.
+    private static func temporaryURL(for url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(
+            temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))-" + url.lastPathComponent)
+    }
+
     public static func write(_ data: Data, to url: URL, createDirectories: Bool = true) throws(FileWriteError) {
         let folder = url.deletingLastPathComponent()
         if createDirectories {
@@ -16,23 +22,11 @@ public enum AtomicFile {
                 throw .cannotCreateFolder(path: folder.path, reason: FileWriteError.reason(of: error))
             }
         }
-        let temporary = folder.appendingPathComponent(
-            temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))-" + url.lastPathComponent)
+        let temporary = temporaryURL(for: url)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
-        var failure: String?
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
-        }
+        let writeError = DescriptorWriter.writeAll(data, to: descriptor)
+        var failure = writeError == 0 ? nil : String(cString: strerror(writeError))
         if close(descriptor) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
         if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
@@ -45,8 +39,7 @@ public enum AtomicFile {
 extension AtomicFile {
     /// Streams a file through `body` into a temporary file, then renames it over `url`.
     public static func write(to url: URL, body: (FileHandle) throws -> Void) throws {
-        let temporary = url.deletingLastPathComponent().appendingPathComponent(
-            temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))-" + url.lastPathComponent)
+        let temporary = temporaryURL(for: url)
         guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
             throw FileWriteError.cannotWrite(path: url.path, reason: "cannot create a temporary file")
         }

@@ -1,27 +1,22 @@
 import Foundation
 
-/// Unbuffered writes to standard error.
-enum StandardError {
-    static func write(_ text: String) {
-        _ = StandardStream.write(Data(text.utf8), to: STDERR_FILENO)
-    }
-}
-
-/// Whole writes to a file descriptor that report failure (a closed pipe) instead of
+/// Writes a whole buffer to a file descriptor with `write(2)`, retrying short writes and
+/// EINTR, and reports failure (a closed pipe, a full disk) as an errno value instead of
 /// trapping, as `FileHandle.write` does.
-enum StandardStream {
-    static func write(_ data: Data, to descriptor: Int32) -> Bool {
+public enum DescriptorWriter {
+    /// Returns 0 on success, else the errno of the failed write.
+    public static func writeAll(_ data: Data, to descriptor: Int32) -> Int32 {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return false
+                    return errno
                 }
                 offset += written
             }
-            return true
+            return 0
         }
     }
 }

@@ -1,0 +1,10 @@
+import Foundation
+import StickerKit
+
+/// Unbuffered writes to standard error (a failed write is ignored: there is nowhere left
+/// to report it).
+enum StandardError {
+    static func write(_ text: String) {
+        _ = DescriptorWriter.writeAll(Data(text.utf8), to: STDERR_FILENO)
+    }
+}
