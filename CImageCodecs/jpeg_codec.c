@@ -1,5 +1,6 @@
 // JPEG decode and encode over libjpeg(-turbo), with every libjpeg error caught here.
 #include "CImageCodecs.h"
+#include "exif_orientation.h"
 #include "shim_message.h"
 
 #include <jerror.h>
@@ -49,42 +50,10 @@ struct cic_jpeg_decoder {
 
 // ---------------------------------------------------------------------- EXIF orientation
 
-static uint32_t exif_read(const uint8_t *p, int little_endian, int bytes) {
-    uint32_t value = 0;
-    for (int i = 0; i < bytes; i++) {
-        int index = little_endian ? bytes - 1 - i : i;
-        value = (value << 8) | p[index];
-    }
-    return value;
-}
-
-/// The Orientation tag (0x0112) of IFD0 in an APP1 "Exif" payload; 1 when absent or bad.
-static uint32_t exif_orientation(const uint8_t *data, size_t length) {
-    if (length < 14 || memcmp(data, "Exif\0\0", 6) != 0) return 1;
-    const uint8_t *tiff = data + 6;
-    size_t size = length - 6;
-    int little_endian;
-    if (tiff[0] == 'I' && tiff[1] == 'I') little_endian = 1;
-    else if (tiff[0] == 'M' && tiff[1] == 'M') little_endian = 0;
-    else return 1;
-    uint32_t ifd = exif_read(tiff + 4, little_endian, 4);
-    if (ifd > size || size - ifd < 2) return 1;
-    uint32_t count = exif_read(tiff + ifd, little_endian, 2);
-    for (uint32_t i = 0; i < count; i++) {
-        size_t entry = (size_t)ifd + 2 + (size_t)i * 12;
-        if (entry + 12 > size) return 1;
-        if (exif_read(tiff + entry, little_endian, 2) == 0x0112) {
-            uint32_t value = exif_read(tiff + entry + 8, little_endian, 2);
-            return (value >= 1 && value <= 8) ? value : 1;
-        }
-    }
-    return 1;
-}
-
 static uint32_t jpeg_orientation(j_decompress_ptr cinfo) {
     for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
         if (marker->marker == JPEG_APP0 + 1) {
-            uint32_t value = exif_orientation(marker->data, marker->data_length);
+            uint32_t value = cic_exif_orientation(marker->data, marker->data_length);
             if (value != 1) return value;
         }
     }
@@ -107,9 +76,17 @@ cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels
     decoder->cinfo.err = &decoder->trap.manager;
     jpeg_install_trap(&decoder->trap);
     if (setjmp(decoder->trap.jump)) {
-        cic_set_message(message, message_capacity, "%s", decoder->trap.message);
+        // libjpeg-turbo 2.x refuses 12- and 16-bit files in the header: valid files this
+        // build cannot read, not corrupt ones.
+        int precision = decoder->trap.manager.msg_code == JERR_BAD_PRECISION;
+        if (precision) {
+            cic_set_message(message, message_capacity, "%d-bit JPEG is not supported (only 8-bit)",
+                            decoder->cinfo.data_precision);
+        } else {
+            cic_set_message(message, message_capacity, "%s", decoder->trap.message);
+        }
         cic_jpeg_close(decoder);
-        return CIC_ERR_CORRUPT;
+        return precision ? CIC_ERR_UNSUPPORTED : CIC_ERR_CORRUPT;
     }
     jpeg_create_decompress(&decoder->cinfo);
     j_decompress_ptr cinfo = &decoder->cinfo;

@@ -16,6 +16,11 @@ struct cic_png_decoder {
     uint32_t width;
     uint32_t height;
     png_bytep *rows;
+    /// Palette images are read as indices and expanded here, so that an index past the
+    /// palette is an error rather than the black libpng would silently substitute.
+    int palette_entries;       ///< 0 when the image is not a palette image
+    int excess_data;           ///< set when compressed data continues past the image
+    uint8_t palette[256][4];   ///< RGBA, alpha from tRNS
     char error[CIC_MESSAGE_CAPACITY];
 };
 
@@ -28,6 +33,16 @@ static void png_error_handler(png_structp png, png_const_charp text) {
 static void png_warning_handler(png_structp png, png_const_charp text) {
     (void)png;
     (void)text;
+}
+
+/// Decode warnings are silent, except those saying the image data goes on past what the
+/// header declares: that is a decompression bomb (or a broken encoder), and is refused.
+static void png_decode_warning_handler(png_structp png, png_const_charp text) {
+    struct cic_png_decoder *decoder = png_get_error_ptr(png);
+    if (decoder != NULL && (strstr(text, "xtra compress") != NULL || strstr(text, "Too much image data") != NULL
+                            || strstr(text, "Too many IDATs") != NULL)) {
+        decoder->excess_data = 1;
+    }
 }
 
 static void png_read_from_memory(png_structp png, png_bytep out, size_t count) {
@@ -50,7 +65,7 @@ cic_status cic_png_open(const uint8_t *data, size_t length, uint64_t max_pixels,
     decoder->data = data;
     decoder->length = length;
     decoder->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, decoder,
-                                          png_error_handler, png_warning_handler);
+                                          png_error_handler, png_decode_warning_handler);
     if (decoder->png != NULL) decoder->info = png_create_info_struct(decoder->png);
     if (decoder->info == NULL) {
         cic_png_close(decoder);
@@ -90,15 +105,37 @@ cic_status cic_png_open(const uint8_t *data, size_t length, uint64_t max_pixels,
     header->has_alpha = has_trns || (color_type & PNG_COLOR_MASK_ALPHA) != 0;
     header->bit_depth = bit_depth;
 
-    // Every colour type and depth becomes RGBA8: palette -> RGB, low-bit grey -> 8 bits,
-    // tRNS -> alpha, 16 -> 8 bits (rounded), grey -> RGB, opaque alpha added when absent.
-    png_set_expand(decoder->png);
-    png_set_scale_16(decoder->png);
-    if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(decoder->png);
-    if (!header->has_alpha) png_set_add_alpha(decoder->png, 0xFF, PNG_FILLER_AFTER);
+    // Every colour type and depth becomes RGBA8: low-bit grey -> 8 bits, tRNS -> alpha,
+    // 16 -> 8 bits (rounded), grey -> RGB, opaque alpha added when absent. Palette images
+    // become one index byte per pixel, expanded by `cic_png_read`.
+    size_t expected_row_bytes = (size_t)width * 4;
+    if (color_type == PNG_COLOR_TYPE_PALETTE) {
+        png_colorp entries = NULL;
+        int count = 0;
+        if (png_get_PLTE(decoder->png, decoder->info, &entries, &count) == 0 || count <= 0) {
+            png_error(decoder->png, "palette image without a palette");
+        }
+        png_bytep alphas = NULL;
+        int alpha_count = 0;
+        if (has_trns) png_get_tRNS(decoder->png, decoder->info, &alphas, &alpha_count, NULL);
+        decoder->palette_entries = count;
+        for (int i = 0; i < count; i++) {
+            decoder->palette[i][0] = entries[i].red;
+            decoder->palette[i][1] = entries[i].green;
+            decoder->palette[i][2] = entries[i].blue;
+            decoder->palette[i][3] = (alphas != NULL && i < alpha_count) ? alphas[i] : 0xFF;
+        }
+        png_set_packing(decoder->png);
+        expected_row_bytes = width;
+    } else {
+        png_set_expand(decoder->png);
+        png_set_scale_16(decoder->png);
+        if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(decoder->png);
+        if (!header->has_alpha) png_set_add_alpha(decoder->png, 0xFF, PNG_FILLER_AFTER);
+    }
     png_set_interlace_handling(decoder->png);
     png_read_update_info(decoder->png, decoder->info);
-    if (png_get_rowbytes(decoder->png, decoder->info) != (size_t)width * 4) {
+    if (png_get_rowbytes(decoder->png, decoder->info) != expected_row_bytes) {
         cic_set_message(message, message_capacity, "unsupported PNG pixel layout");
         cic_png_close(decoder);
         return CIC_ERR_UNSUPPORTED;
@@ -118,14 +155,40 @@ cic_status cic_png_read(cic_png_decoder *decoder, uint8_t *rgba,
     if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
     decoder->rows = malloc(sizeof(png_bytep) * (size_t)decoder->height);
     if (decoder->rows == NULL) return CIC_ERR_OUT_OF_MEMORY;
+    size_t pixels = (size_t)decoder->width * decoder->height;
+    // Palette indices are read into the last quarter of the RGBA buffer and expanded
+    // forwards in place: pixel i's RGBA (bytes 4i...4i+3) never reaches the index of a
+    // later pixel (byte 3 * pixels + j, j > i).
+    uint8_t *indices = rgba + 3 * pixels;
     for (uint32_t y = 0; y < decoder->height; y++) {
-        decoder->rows[y] = rgba + (size_t)y * decoder->width * 4;
+        decoder->rows[y] = decoder->palette_entries > 0 ? indices + (size_t)y * decoder->width
+                                                       : rgba + (size_t)y * decoder->width * 4;
     }
     if (setjmp(png_jmpbuf(decoder->png))) {
         cic_set_message(message, message_capacity, "%s", decoder->error);
         return CIC_ERR_CORRUPT;
     }
     png_read_image(decoder->png, decoder->rows);
+    // Reading to IEND checks that the image data ends where the header says it does
+    // (libpng stops inflating at the first extra byte) and that the file is complete.
+    png_read_end(decoder->png, NULL);
+    if (decoder->excess_data) {
+        cic_set_message(message, message_capacity,
+                        "the compressed image data goes on past the %ux%u pixels the header declares",
+                        decoder->width, decoder->height);
+        return CIC_ERR_CORRUPT;
+    }
+    if (decoder->palette_entries == 0) return CIC_OK;
+    for (size_t i = 0; i < pixels; i++) {
+        uint8_t index = indices[i];
+        if (index >= decoder->palette_entries) {
+            cic_set_message(message, message_capacity,
+                            "palette index %u is out of range (the palette has %d entries)",
+                            index, decoder->palette_entries);
+            return CIC_ERR_CORRUPT;
+        }
+        memcpy(rgba + 4 * i, decoder->palette[index], 4);
+    }
     return CIC_OK;
 }
 

@@ -71,4 +71,42 @@ import TestSupport
         let error = #expect(throws: CodecError.self) { try ImageDecoder.decode(TestFiles.jpeg(samplePhoto()).prefix(200)) }
         #expect(error?.description.hasPrefix("corrupt image:") == true)
     }
+
+    @Test func pngWhoseDataInflatesPastItsHeaderIsRefused() throws {
+        let exact = 64 * (1 + 64 * 4)
+        #expect(try ImageDecoder.decode(HostileFiles.pngInflationBomb(width: 64, height: 64, inflatedBytes: exact)).image.width == 64)
+        let bomb = HostileFiles.pngInflationBomb(width: 64, height: 64, inflatedBytes: 64 << 20)
+        let error = #expect(throws: CodecError.self) { try ImageDecoder.decode(bomb) }
+        #expect(error?.description.contains("goes on past the 64x64 pixels") == true)
+    }
+
+    @Test func animatedPNGDecodesItsFirstFrame() throws {
+        let png = TestFiles.png(samplePhoto())
+        let animated = HostileFiles.apng(from: png)
+        #expect(animated.count > png.count)
+        #expect(try ImageDecoder.decode(animated).image == ImageDecoder.decode(png).image)
+    }
+
+    @Test func paletteIndexPastThePaletteIsCorrupt() {
+        let error = #expect(throws: CodecError.self) { try ImageDecoder.decode(HostileFiles.paletteIndexOutOfRange()) }
+        #expect(error == .corrupt(reason: "palette index 7 is out of range (the palette has 2 entries)"))
+    }
+
+    @Test func pngWithoutImageDataIsCorrupt() {
+        let data = HostileFiles.pngWithoutImageData(from: TestFiles.png(samplePhoto()))
+        #expect(throws: CodecError.self) { try ImageDecoder.decode(data) }
+    }
+
+    @Test func twelveBitJPEGIsUnsupported() {
+        let data = HostileFiles.twelveBitJPEG(from: TestFiles.jpeg(samplePhoto()))
+        #expect(throws: CodecError.unsupported(reason: "12-bit JPEG is not supported (only 8-bit)")) {
+            try ImageDecoder.decode(data)
+        }
+    }
+
+    @Test func jpegWithoutScansIsCorrupt() {
+        let data = HostileFiles.jpegWithoutScans(from: TestFiles.jpeg(samplePhoto()))
+        let error = #expect(throws: CodecError.self) { try ImageDecoder.decode(data) }
+        #expect(error?.description.hasPrefix("corrupt image:") == true)
+    }
 }

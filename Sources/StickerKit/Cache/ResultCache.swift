@@ -78,9 +78,7 @@ public actor ResultCache {
 
     @concurrent
     private static func load(_ key: CacheKey, from directory: URL?) async -> CachedResult? {
-        guard let directory, let data = FileManager.default.contents(atPath: entryURL(key, in: directory).path) else {
-            return nil
-        }
+        guard let directory, let data = try? InputFile.read(entryURL(key, in: directory).path) else { return nil }
         return DiskCacheEntry.decode(data)
     }
 
@@ -89,7 +87,9 @@ public actor ResultCache {
     private static func store(_ result: CachedResult, for key: CacheKey, in directory: URL?) async -> String? {
         guard let directory else { return nil }
         do {
-            try AtomicFile.write(try DiskCacheEntry.encode(result), to: entryURL(key, in: directory))
+            let url = entryURL(key, in: directory)
+            try ContainedFolder.createParents(of: url, under: directory)
+            try AtomicFile.write(try DiskCacheEntry.encode(result), to: url)
             return nil
         } catch {
             return "cache not written (\(error))"

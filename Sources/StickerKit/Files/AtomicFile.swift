@@ -13,15 +13,8 @@ public enum AtomicFile {
             temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))-" + url.lastPathComponent)
     }
 
-    public static func write(_ data: Data, to url: URL, createDirectories: Bool = true) throws(FileWriteError) {
-        let folder = url.deletingLastPathComponent()
-        if createDirectories {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw .cannotCreateFolder(path: folder.path, reason: FileWriteError.reason(of: error))
-            }
-        }
+    /// Writes `data` to `url`, whose folder must exist (see `ContainedFolder`).
+    public static func write(_ data: Data, to url: URL) throws(FileWriteError) {
         let temporary = temporaryURL(for: url)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
@@ -68,12 +61,5 @@ public enum FileWriteError: Error, Equatable, CustomStringConvertible {
         case .cannotCreateFolder(let path, let reason): return "cannot create folder \(path): \(reason)"
         case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
         }
-    }
-
-    static func reason(of error: any Error) -> String {
-        if let error = error as? CocoaError, let underlying = error.underlying as? POSIXError {
-            return String(cString: strerror(underlying.code.rawValue))
-        }
-        return error.localizedDescription
     }
 }

@@ -85,8 +85,8 @@ public struct BatchPipeline: Sendable {
             }
             try Task.checkCancellation()
             let writeStart = clock.now
-            try writeIfChanged(result.png, to: outputDirectory.appendingPathComponent(job.output))
-            if let maskDirectory { try writeMask(result, to: maskDirectory.appendingPathComponent(job.output)) }
+            try writeIfChanged(result.png, to: job.output, under: outputDirectory)
+            if let maskDirectory { try writeMask(result, to: job.output, under: maskDirectory) }
             io.write = (clock.now - writeStart).milliseconds
             return .succeeded(job, sha256: hash.hex, result: result, status: source == .computed ? .ok : .cached,
                               io: io, ms: elapsed())
@@ -97,17 +97,21 @@ public struct BatchPipeline: Sendable {
         }
     }
 
-    private func writeMask(_ result: CachedResult, to url: URL) throws {
+    private func writeMask(_ result: CachedResult, to relativePath: String, under folder: URL) throws {
         let sticker = try ImageDecoder.decode(result.png).image
         let mask = FullFrameMask.render(sticker: sticker, crop: result.crop, scale: result.scale,
                                         sourceWidth: result.sourceWidth, sourceHeight: result.sourceHeight)
-        try writeIfChanged(try PNGEncoder().encodeGrey(mask.plane, width: mask.width, height: mask.height), to: url)
+        try writeIfChanged(try PNGEncoder().encodeGrey(mask.plane, width: mask.width, height: mask.height),
+                           to: relativePath, under: folder)
     }
 
-    /// Writes atomically, unless the file already holds exactly these bytes (so a rerun
-    /// leaves unchanged outputs untouched).
-    private func writeIfChanged(_ data: Data, to url: URL) throws(FileWriteError) {
-        if let existing = FileManager.default.contents(atPath: url.path), existing == data { return }
+    /// Writes atomically at `relativePath` inside `folder` (never through a link that would
+    /// lead outside it), unless a regular file there already holds exactly these bytes (so
+    /// a rerun leaves unchanged outputs untouched).
+    private func writeIfChanged(_ data: Data, to relativePath: String, under folder: URL) throws(FileWriteError) {
+        let url = folder.appendingPathComponent(relativePath)
+        if ContainedFolder.isRegularFile(url), let existing = try? InputFile.read(url.path), existing == data { return }
+        try ContainedFolder.createParents(of: url, under: folder)
         try AtomicFile.write(data, to: url)
     }
 }

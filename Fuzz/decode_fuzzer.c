@@ -1,0 +1,71 @@
+// libFuzzer target over the decode entry points of CImageCodecs (PNG and JPEG), the
+// code every input file reaches first. Built and run by `Scripts/fuzz`.
+//
+// Each input goes through both decoders (each refuses the other's signature at once),
+// the way `ImageDecoder` calls them: open with a pixel budget, then read into a buffer
+// of the size the header promised. JPEGs are decoded twice, at full size and with DCT
+// shrink-on-load, because the two take different paths through the orientation scatter.
+// The input is also handed to the EXIF orientation parser as an APP1 payload: inside a
+// JPEG, libjpeg keeps markers in its own memory pools, where AddressSanitizer cannot see
+// an over-read; here the buffer is exactly the input's size.
+#include "CImageCodecs.h"
+#include "exif_orientation.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/// Small enough that every input decodes in milliseconds, large enough for real images.
+static const uint64_t fuzz_pixel_budget = 4u * 1024u * 1024u;
+
+static void check_message(const char *message) {
+    // Every message must be a terminated string inside its buffer.
+    if (memchr(message, 0, CIC_MESSAGE_CAPACITY) == NULL) abort();
+}
+
+static void decode_png(const uint8_t *data, size_t size) {
+    char message[CIC_MESSAGE_CAPACITY] = {0};
+    cic_png_decoder *decoder = NULL;
+    cic_header header;
+    memset(&header, 0, sizeof header);
+    if (cic_png_open(data, size, fuzz_pixel_budget, &decoder, &header, message, sizeof message) == CIC_OK) {
+        if ((uint64_t)header.width * header.height > fuzz_pixel_budget) abort();
+        uint8_t *pixels = malloc((size_t)header.width * header.height * 4);
+        if (pixels != NULL) {
+            cic_png_read(decoder, pixels, message, sizeof message);
+            free(pixels);
+        }
+    } else if (decoder != NULL) {
+        abort();  // a failed open must not hand out a decoder
+    }
+    cic_png_close(decoder);
+    check_message(message);
+}
+
+static void decode_jpeg(const uint8_t *data, size_t size, uint32_t min_long_side) {
+    char message[CIC_MESSAGE_CAPACITY] = {0};
+    cic_jpeg_decoder *decoder = NULL;
+    cic_header header;
+    memset(&header, 0, sizeof header);
+    if (cic_jpeg_open(data, size, fuzz_pixel_budget, min_long_side, 1, &decoder, &header,
+                      message, sizeof message) == CIC_OK) {
+        if (header.orientation < 1 || header.orientation > 8) abort();
+        uint8_t *pixels = malloc((size_t)header.width * header.height * 4);
+        if (pixels != NULL) {
+            cic_jpeg_read(decoder, pixels, message, sizeof message);
+            free(pixels);
+        }
+    } else if (decoder != NULL) {
+        abort();
+    }
+    cic_jpeg_close(decoder);
+    check_message(message);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    uint32_t orientation = cic_exif_orientation(data, size);
+    if (orientation < 1 || orientation > 8) abort();
+    decode_png(data, size);
+    decode_jpeg(data, size, 0);
+    decode_jpeg(data, size, 16);
+    return 0;
+}

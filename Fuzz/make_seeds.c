@@ -1,0 +1,171 @@
+// Writes the fuzzer's seed corpus: small images of every kind the decoders read, so
+// that mutations start from valid files. Usage: make_seeds FOLDER
+//
+// JPEGs come from the project's own encoder (baseline, progressive, grey, Adobe CMYK,
+// every EXIF orientation); PNGs from libpng directly, one per colour type, bit depth and
+// interlace method, palettes with and without tRNS; and bare EXIF payloads.
+#include "CImageCodecs.h"
+
+#include <png.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int write_file(const char *folder, const char *name, const uint8_t *bytes, size_t length) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", folder, name);
+    FILE *file = fopen(path, "wb");
+    if (file == NULL) return 1;
+    size_t written = fwrite(bytes, 1, length, file);
+    return (fclose(file) != 0 || written != length) ? 1 : 0;
+}
+
+/// A small picture with a gradient background and a disc, so every codec path has edges.
+static uint8_t *make_rgba(uint32_t width, uint32_t height) {
+    uint8_t *rgba = malloc((size_t)width * height * 4);
+    for (uint32_t y = 0; y < height; y++) {
+        for (uint32_t x = 0; x < width; x++) {
+            uint8_t *p = rgba + ((size_t)y * width + x) * 4;
+            int dx = (int)x - (int)width / 2, dy = (int)y - (int)height / 2;
+            int inside = dx * dx + dy * dy < (int)(width * height) / 8;
+            p[0] = inside ? 200 : (uint8_t)(x * 255 / width);
+            p[1] = inside ? 40 : (uint8_t)(y * 255 / height);
+            p[2] = inside ? 60 : 128;
+            p[3] = inside ? 255 : (uint8_t)(x * 255 / width);
+        }
+    }
+    return rgba;
+}
+
+static int write_jpegs(const char *folder) {
+    int failures = 0;
+    uint8_t *rgba = make_rgba(24, 16);
+    const struct { const char *name; cic_jpeg_options options; } kinds[] = {
+        {"baseline.jpg", {80, CIC_JPEG_YCBCR, 0, 0}},
+        {"progressive.jpg", {80, CIC_JPEG_YCBCR, 1, 0}},
+        {"grey.jpg", {80, CIC_JPEG_GRAY, 0, 0}},
+        {"cmyk.jpg", {80, CIC_JPEG_CMYK_ADOBE, 0, 0}},
+        {"orientation-3.jpg", {60, CIC_JPEG_YCBCR, 0, 3}},
+        {"orientation-6.jpg", {60, CIC_JPEG_YCBCR, 0, 6}},
+        {"orientation-8.jpg", {60, CIC_JPEG_YCBCR, 1, 8}},
+    };
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        uint8_t *bytes = NULL;
+        size_t length = 0;
+        char message[CIC_MESSAGE_CAPACITY];
+        if (cic_jpeg_encode(rgba, 24, 16, &kinds[i].options, &bytes, &length, message, sizeof message) != CIC_OK) {
+            fprintf(stderr, "make_seeds: %s: %s\n", kinds[i].name, message);
+            failures++;
+            continue;
+        }
+        failures += write_file(folder, kinds[i].name, bytes, length);
+        cic_free(bytes);
+    }
+    free(rgba);
+    return failures;
+}
+
+/// One PNG of `color_type` at `bit_depth`, with samples derived from the test picture.
+static int write_png(const char *folder, const char *name, int color_type, int bit_depth,
+                     int interlace, int with_trns) {
+    const uint32_t width = 13, height = 9;
+    uint8_t *rgba = make_rgba(width, height);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", folder, name);
+    FILE *file = fopen(path, "wb");
+    if (file == NULL) return 1;
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(png);
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        fclose(file);
+        free(rgba);
+        return 1;
+    }
+    png_init_io(png, file);
+    png_set_IHDR(png, info, width, height, bit_depth, color_type, interlace,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    int levels = 1 << (bit_depth > 8 ? 8 : bit_depth);
+    if (color_type == PNG_COLOR_TYPE_PALETTE) {
+        png_color palette[256];
+        png_byte alphas[256];
+        for (int i = 0; i < levels; i++) {
+            palette[i].red = (png_byte)(i * 255 / (levels - 1));
+            palette[i].green = (png_byte)(255 - i * 255 / (levels - 1));
+            palette[i].blue = (png_byte)(i * 37);
+            alphas[i] = (png_byte)(i * 255 / (levels - 1));
+        }
+        png_set_PLTE(png, info, palette, levels);
+        if (with_trns) png_set_tRNS(png, info, alphas, levels, NULL);
+    } else if (with_trns) {
+        png_color_16 transparent = {0};
+        png_set_tRNS(png, info, NULL, 0, &transparent);
+    }
+    png_write_info(png, info);
+    int channels = png_get_channels(png, info);
+    size_t row_bytes = png_get_rowbytes(png, info);
+    png_bytep row = calloc(1, row_bytes);
+    int passes = png_set_interlace_handling(png);
+    for (int pass = 0; pass < passes; pass++) {
+        for (uint32_t y = 0; y < height; y++) {
+            memset(row, 0, row_bytes);
+            for (uint32_t x = 0; x < width; x++) {
+                const uint8_t *p = rgba + ((size_t)y * width + x) * 4;
+                for (int c = 0; c < channels; c++) {
+                    unsigned sample = color_type == PNG_COLOR_TYPE_PALETTE ? (p[0] * (unsigned)levels) / 256
+                                                                         : p[c % 4];
+                    if (bit_depth == 16) {
+                        size_t at = ((size_t)x * channels + c) * 2;
+                        row[at] = (png_byte)sample;
+                        row[at + 1] = (png_byte)(sample ^ 0x5A);
+                    } else if (bit_depth == 8) {
+                        row[(size_t)x * channels + c] = (png_byte)sample;
+                    } else {
+                        unsigned value = color_type == PNG_COLOR_TYPE_PALETTE ? sample : sample >> (8 - bit_depth);
+                        size_t bit = (size_t)x * bit_depth;
+                        row[bit / 8] |= (png_byte)(value << (8 - bit_depth - bit % 8));
+                    }
+                }
+            }
+            png_write_row(png, row);
+        }
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    free(rgba);
+    return fclose(file) != 0;
+}
+
+static int write_pngs(const char *folder) {
+    int failures = 0;
+    failures += write_png(folder, "rgba8.png", PNG_COLOR_TYPE_RGBA, 8, PNG_INTERLACE_NONE, 0);
+    failures += write_png(folder, "rgba16-interlaced.png", PNG_COLOR_TYPE_RGBA, 16, PNG_INTERLACE_ADAM7, 0);
+    failures += write_png(folder, "rgb8-trns.png", PNG_COLOR_TYPE_RGB, 8, PNG_INTERLACE_NONE, 1);
+    failures += write_png(folder, "grey1.png", PNG_COLOR_TYPE_GRAY, 1, PNG_INTERLACE_NONE, 0);
+    failures += write_png(folder, "grey4-interlaced.png", PNG_COLOR_TYPE_GRAY, 4, PNG_INTERLACE_ADAM7, 1);
+    failures += write_png(folder, "grey-alpha16.png", PNG_COLOR_TYPE_GRAY_ALPHA, 16, PNG_INTERLACE_NONE, 0);
+    failures += write_png(folder, "palette2.png", PNG_COLOR_TYPE_PALETTE, 2, PNG_INTERLACE_NONE, 0);
+    failures += write_png(folder, "palette8-trns.png", PNG_COLOR_TYPE_PALETTE, 8, PNG_INTERLACE_ADAM7, 1);
+    return failures;
+}
+
+/// APP1 payloads as the EXIF parser sees them: big- and little-endian, orientation 6.
+static int write_exif(const char *folder) {
+    static const uint8_t big[] = {'E', 'x', 'i', 'f', 0, 0, 'M', 'M', 0, 42, 0, 0, 0, 8, 0, 2,
+                                  0x01, 0x0F, 0, 2, 0, 0, 0, 4, 'A', 'B', 'C', 0,
+                                  0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 6, 0, 0, 0, 0, 0, 0};
+    static const uint8_t little[] = {'E', 'x', 'i', 'f', 0, 0, 'I', 'I', 42, 0, 8, 0, 0, 0, 1, 0,
+                                     0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0};
+    return write_file(folder, "exif-big-endian.bin", big, sizeof big)
+         + write_file(folder, "exif-little-endian.bin", little, sizeof little);
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: make_seeds FOLDER\n");
+        return 2;
+    }
+    int failures = write_jpegs(argv[1]) + write_pngs(argv[1]) + write_exif(argv[1]);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,50 @@
+import Foundation
+
+/// Creates the folders between a root and a file inside it without ever following a
+/// symbolic link, so that nothing written under the root can land outside it (a link
+/// planted at `out/photos -> /etc` is refused, not written through).
+///
+/// The root itself may be a link: the user chose it.
+public enum ContainedFolder {
+    /// Makes every folder of `file`'s parent path below `root`, refusing links and
+    /// non-folders on the way.
+    public static func createParents(of file: URL, under root: URL) throws(FileWriteError) {
+        let rootPath = root.standardizedFileURL.path
+        let parentPath = file.deletingLastPathComponent().standardizedFileURL.path
+        guard parentPath != rootPath else { return }
+        guard parentPath.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else {
+            throw .cannotCreateFolder(path: parentPath, reason: "it is outside \(rootPath)")
+        }
+        var path = rootPath
+        for component in parentPath.dropFirst(rootPath.count).split(separator: "/") {
+            path += (path.hasSuffix("/") ? "" : "/") + component
+            try ensureFolder(path)
+        }
+    }
+
+    private static func ensureFolder(_ path: String) throws(FileWriteError) {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            // Another process may create it between `lstat` and `mkdir`: EEXIST is fine,
+            // as long as what is there now is a real folder.
+            guard errno == ENOENT, mkdir(path, 0o755) == 0 || errno == EEXIST, lstat(path, &info) == 0 else {
+                throw .cannotCreateFolder(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+        try check(info, path)
+    }
+
+    private static func check(_ info: stat, _ path: String) throws(FileWriteError) {
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return
+        case S_IFLNK: throw .cannotCreateFolder(path: path, reason: "it is a symbolic link, and outputs never leave their folder")
+        default: throw .cannotCreateFolder(path: path, reason: "a file of that name is in the way")
+        }
+    }
+
+    /// True when `url` names a regular file itself (not through a link).
+    public static func isRegularFile(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+}
