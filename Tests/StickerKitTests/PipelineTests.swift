@@ -165,13 +165,27 @@ struct CountingProcessor: PhotoProcessing {
         let folder = Self.photoFolder(count: 1)
         let photo = folder.appendingPathComponent("photo-0.jpg")
         try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent("photo-0.png"))
-        let list = AsyncStream<String> { continuation in
-            continuation.yield(photo.path)
-            continuation.yield(folder.path + "/../" + folder.lastPathComponent + "/photo-0.png")
+        let list = AsyncStream<RawPath> { continuation in
+            continuation.yield(RawPath(photo.path))
+            continuation.yield(RawPath(folder.path + "/../" + folder.lastPathComponent + "/photo-0.png"))
             continuation.finish()
         }
         var outputs: [String] = []
         for await job in BatchInputs([.pathList(list)]) { outputs.append(job.output) }
         #expect(outputs == ["photo-0.png", "photo-0.png.png"])
+    }
+
+    @Test func pathsThatAreNotUTF8AreShownEscapedAndStillRead() async throws {
+        let folder = Self.photoFolder(count: 1)
+        let name: [UInt8] = Array("IMG".utf8) + [0xE9] + Array(" 写真.jpg".utf8)
+        let path = RawPath(folder.path).appending(name)
+        let photo = try Data(contentsOf: folder.appendingPathComponent("photo-0.jpg"))
+        try #require(path.withCString { rename(folder.appendingPathComponent("photo-0.jpg").path, $0) } == 0)
+        #expect(path.display.hasSuffix("/IMG\\xE9 写真.jpg"))
+        var jobs: [BatchJob] = []
+        for await job in BatchInputs([.path(folder.path)]) { jobs.append(job) }
+        #expect(jobs.map(\.output) == ["IMG\\xE9 写真.png"])
+        #expect(jobs.map(\.path) == [path])
+        #expect(try InputFile.read(path) == photo)
     }
 }

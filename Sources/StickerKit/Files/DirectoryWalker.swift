@@ -1,26 +1,28 @@
 import Foundation
 
-/// Walks a folder tree lazily, depth first, in sorted order, yielding image files.
+/// Walks a folder tree lazily, depth first, in sorted (byte) order, yielding image files.
 ///
 /// A file counts as an image by its extension (`ImageFormat.fileExtensions`) or, when it
 /// has no known extension, by its first bytes. Only regular files are considered (FIFOs
 /// and devices are skipped, never opened); symbolic links to folders are not followed (no
 /// loops); hidden entries, stickerize's temporary files and `excluding` (the output folders,
-/// when they lie inside the input) are skipped. Memory holds one folder listing per level.
+/// when they lie inside the input) are skipped. Names are read as bytes (`readdir`), so a
+/// name that is not UTF-8 is found and opened like any other. Memory holds one folder
+/// listing per level.
 public struct DirectoryWalker: IteratorProtocol, Sendable {
     /// A file found, with its path relative to the walk's root.
     public struct Entry: Sendable, Equatable {
-        public var path: String
-        public var relativePath: String
+        public var path: RawPath
+        public var relativePath: RawPath
     }
 
-    private var pending: [[(path: String, relative: String)]]
+    private var pending: [[(path: RawPath, relative: RawPath)]]
     private let excluded: Set<String>
 
-    public init(root: String, excluding: [String] = []) {
+    public init(root: RawPath, excluding: [String] = []) {
         excluded = Set(excluding.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         pending = []
-        pending.append(DirectoryWalker.listing(of: root, relative: ""))
+        pending.append(DirectoryWalker.listing(of: root, relative: RawPath(bytes: [])))
     }
 
     public mutating func next() -> Entry? {
@@ -32,10 +34,10 @@ public struct DirectoryWalker: IteratorProtocol, Sendable {
             let entry = level.removeFirst()
             pending[pending.count - 1] = level
             var info = stat()
-            guard lstat(entry.path, &info) == 0 else { continue }
+            guard entry.path.withCString({ lstat($0, &info) }) == 0 else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                if !excluded.contains(URL(fileURLWithPath: entry.path).standardizedFileURL.path) {
+                if !excluded.contains(URL(fileURLWithPath: entry.path.display).standardizedFileURL.path) {
                     pending.append(DirectoryWalker.listing(of: entry.path, relative: entry.relative))
                 }
             case S_IFREG:
@@ -44,7 +46,7 @@ public struct DirectoryWalker: IteratorProtocol, Sendable {
                 }
             case S_IFLNK:
                 var target = stat()
-                if stat(entry.path, &target) == 0, (target.st_mode & S_IFMT) == S_IFREG,
+                if entry.path.withCString({ stat($0, &target) }) == 0, (target.st_mode & S_IFMT) == S_IFREG,
                    DirectoryWalker.looksLikeImage(entry.path) {
                     return Entry(path: entry.path, relativePath: entry.relative)
                 }
@@ -55,18 +57,26 @@ public struct DirectoryWalker: IteratorProtocol, Sendable {
         return nil
     }
 
-    private static func listing(of folder: String, relative: String) -> [(path: String, relative: String)] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter { !$0.hasPrefix(".") }.sorted().map { name in
-            ((folder as NSString).appendingPathComponent(name), relative.isEmpty ? name : relative + "/" + name)
+    /// The folder's visible entries, sorted by name bytes; empty when it cannot be read.
+    private static func listing(of folder: RawPath, relative: RawPath) -> [(path: RawPath, relative: RawPath)] {
+        guard let stream = folder.withCString({ opendir($0) }) else { return [] }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name.first != UInt8(ascii: ".") { names.append(name) }
+        }
+        return names.sorted { $0.lexicographicallyPrecedes($1) }.map { name in
+            (folder.appending(name), relative.appending(name))
         }
     }
 
-    static func looksLikeImage(_ path: String) -> Bool {
-        let ext = (path as NSString).pathExtension.lowercased()
+    static func looksLikeImage(_ path: RawPath) -> Bool {
+        let name = path.lastComponent
+        let ext = name.lastIndex(of: UInt8(ascii: ".")).map { String(decoding: name[($0 + 1)...], as: UTF8.self).lowercased() } ?? ""
         if ImageFormat.fileExtensions.contains(ext) { return true }
         guard ext.isEmpty else { return false }
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var head = [UInt8](repeating: 0, count: 8)

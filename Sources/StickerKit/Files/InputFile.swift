@@ -4,7 +4,11 @@ import Foundation
 /// is not a regular file (a FIFO or a device could block or never end).
 public enum InputFile {
     public static func read(_ path: String) throws(InputFileError) -> Data {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try read(RawPath(path))
+    }
+
+    public static func read(_ path: RawPath) throws(InputFileError) -> Data {
+        let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
         var info = stat()

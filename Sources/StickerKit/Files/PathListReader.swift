@@ -2,10 +2,11 @@ import Foundation
 
 /// Reads a list of paths (one per line, or NUL-separated) from a file descriptor as they
 /// arrive, so `find ... | stickerize -` starts on the first path before `find` ends.
+/// Paths stay bytes (`RawPath`): a name need not be UTF-8.
 ///
 /// The blocking reads run on a thread of their own, never on the cooperative pool.
 public enum PathListReader {
-    public static func paths(fileDescriptor: Int32, nulSeparated: Bool) -> AsyncStream<String> {
+    public static func paths(fileDescriptor: Int32, nulSeparated: Bool) -> AsyncStream<RawPath> {
         AsyncStream { continuation in
             let thread = Thread {
                 let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")
@@ -14,7 +15,7 @@ public enum PathListReader {
                 func emit(_ bytes: ArraySlice<UInt8>) {
                     var line = bytes
                     if !nulSeparated, line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-                    if !line.isEmpty { continuation.yield(String(decoding: line, as: UTF8.self)) }
+                    if !line.isEmpty { continuation.yield(RawPath(bytes: line)) }
                 }
                 while true {
                     let count = read(fileDescriptor, &chunk, chunk.count)

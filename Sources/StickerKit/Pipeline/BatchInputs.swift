@@ -13,7 +13,7 @@ public struct BatchInputs: AsyncSequence, Sendable {
         /// A file (processed whatever its name) or a folder (walked for images).
         case path(String)
         /// Paths read from a stream; each may be a file or a folder.
-        case pathList(AsyncStream<String>)
+        case pathList(AsyncStream<RawPath>)
     }
 
     private let sources: [Source]
@@ -33,7 +33,7 @@ public struct BatchInputs: AsyncSequence, Sendable {
         var sources: [Source]
         let excluded: [String]
         var walker: DirectoryWalker?
-        var list: AsyncStream<String>.Iterator?
+        var list: AsyncStream<RawPath>.Iterator?
         var naming = OutputNaming()
         var index = 0
 
@@ -45,12 +45,12 @@ public struct BatchInputs: AsyncSequence, Sendable {
         public mutating func next() async -> BatchJob? {
             while true {
                 if let entry = walker?.next() {
-                    return job(source: entry.path, relativePath: entry.relativePath)
+                    return job(path: entry.path, relativePath: entry.relativePath.display)
                 }
                 walker = nil
                 if list != nil {
                     if let path = await list?.next() {
-                        if let job = start(path, relativePath: path) { return job }
+                        if let job = start(path, relativePath: path.display) { return job }
                         continue
                     }
                     list = nil
@@ -58,7 +58,8 @@ public struct BatchInputs: AsyncSequence, Sendable {
                 guard let source = sources.popLast() else { return nil }
                 switch source {
                 case .path(let path):
-                    if let job = start(path, relativePath: (path as NSString).lastPathComponent) { return job }
+                    let raw = RawPath(path)
+                    if let job = start(raw, relativePath: RawPath(bytes: raw.lastComponent).display) { return job }
                 case .pathList(let stream):
                     list = stream.makeAsyncIterator()
                 }
@@ -66,18 +67,18 @@ public struct BatchInputs: AsyncSequence, Sendable {
         }
 
         /// A job for a file, or nil after starting a walk for a folder.
-        private mutating func start(_ path: String, relativePath: String) -> BatchJob? {
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        private mutating func start(_ path: RawPath, relativePath: String) -> BatchJob? {
+            var info = stat()
+            if path.withCString({ stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
                 walker = DirectoryWalker(root: path, excluding: excluded)
                 return nil
             }
-            return job(source: path, relativePath: relativePath)
+            return job(path: path, relativePath: relativePath)
         }
 
-        private mutating func job(source: String, relativePath: String) -> BatchJob {
+        private mutating func job(path: RawPath, relativePath: String) -> BatchJob {
             defer { index += 1 }
-            return BatchJob(index: index, source: source, output: naming.claim(relativePath: relativePath))
+            return BatchJob(index: index, path: path, output: naming.claim(relativePath: relativePath))
         }
     }
 }

@@ -4,13 +4,15 @@ public struct BatchJob: Sendable, Hashable {
     /// completion order.
     public var index: Int
     /// The path to read, as given or as found by the walk.
-    public var source: String
+    public var path: RawPath
+    /// `path` for people and manifests (`RawPath.display`).
+    public var source: String { path.display }
     /// The output's path relative to the output folder (`photos/a.jpg` -> `photos/a.png`).
     public var output: String
 
-    public init(index: Int, source: String, output: String) {
+    public init(index: Int, path: RawPath, output: String) {
         self.index = index
-        self.source = source
+        self.path = path
         self.output = output
     }
 }

@@ -74,7 +74,7 @@ public struct BatchPipeline: Sendable {
         do {
             try Task.checkCancellation()
             let data: Data
-            (data, io.read) = try StageTimings.measure { () throws(InputFileError) in try InputFile.read(job.source) }
+            (data, io.read) = try StageTimings.measure { () throws(InputFileError) in try InputFile.read(job.path) }
             let hash: ContentHash
             (hash, io.hash) = StageTimings.measure { ContentHash(of: data) }
             sha256 = hash.hex
