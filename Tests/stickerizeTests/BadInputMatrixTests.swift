@@ -1,0 +1,142 @@
+import CImageCodecs
+import Foundation
+import StickerKit
+import Testing
+import TestSupport
+
+/// Every kind of bad input in one batch, through the CLI: each gets one error line naming
+/// it, the batch goes on, the exit code is 1, and every good file's sticker is
+/// byte-identical to a run over the good files alone.
+@Suite struct BadInputMatrixTests {
+    let runner = CommandRunner()
+
+    private static func photo(_ seed: UInt64, size: Int = 160) -> RGBAImage {
+        var scene = Scene(width: size, height: size * 3 / 4, background: .gradient([235, 230, 222], [200, 196, 190]),
+                          shapes: [(.disc(x: Double(size) / 2, y: Double(size) * 0.37, radius: Double(size) / 5), [40, 90, 170])])
+        scene.seed = seed
+        return scene.render().image
+    }
+
+    /// A 16-bit RGB PNG of `image` (each 8-bit sample repeated in the low byte).
+    private static func sixteenBit(_ image: RGBAImage) -> Data {
+        var samples: [Int] = []
+        for index in 0..<image.width * image.height {
+            for channel in 0..<3 { samples.append(Int(image.pixels[index * 4 + channel]) * 257) }
+        }
+        return TestPNGWriter(width: image.width, height: image.height, colorType: .rgb, bitDepth: 16, samples: samples).encode()
+    }
+
+    /// Good inputs by file name (bytes, as some names are not UTF-8).
+    private static func goodFiles() -> [([UInt8], Data)] {
+        [
+            (Array("p000.jpg".utf8), TestFiles.jpeg(photo(1))),
+            (Array("p001 with space.jpg".utf8), TestFiles.jpeg(photo(2))),
+            (Array("写真.jpg".utf8), TestFiles.jpeg(photo(3))),
+            (Array("IMG".utf8) + [0xE9] + Array(".jpg".utf8), TestFiles.jpeg(photo(4))),
+            (Array("png-named-as.jpg".utf8), TestFiles.png(photo(5))),
+            (Array("animated.png".utf8), HostileFiles.apng(from: TestFiles.png(photo(6)))),
+            (Array("deep16.png".utf8), sixteenBit(photo(7))),
+            (Array("cmyk.jpg".utf8), TestFiles.jpeg(photo(8), color: CIC_JPEG_CMYK_ADOBE)),
+        ]
+    }
+
+    /// Bad inputs by file name, with what their error line must say.
+    private static func badFiles() -> [(String, Data, String)] {
+        let jpeg = TestFiles.jpeg(photo(9)), png = TestFiles.png(photo(10))
+        var flippedHeader = png
+        flippedHeader[18] ^= 0x40   // inside IHDR: its CRC no longer matches
+        var badCRC = png
+        badCRC[badCRC.count - 20] ^= 0xFF
+        let plain = RGBAImage(width: 120, height: 90, pixels: (0..<120 * 90).flatMap { _ in [UInt8]([205, 200, 190, 255]) })
+        let clear = RGBAImage(width: 40, height: 30, pixels: [UInt8](repeating: 0, count: 40 * 30 * 4))
+        return [
+            ("truncated-header.jpg", jpeg.prefix(40), "corrupt image"),
+            ("truncated-middle.jpg", jpeg.prefix(jpeg.count / 2), "corrupt image"),
+            ("truncated-end.jpg", jpeg.dropLast(2), "corrupt image"),
+            ("truncated.png", png.prefix(png.count * 2 / 3), "corrupt image"),
+            ("flipped-header.png", flippedHeader, "corrupt image"),
+            ("bad-crc.png", badCRC, "corrupt image"),
+            ("zero-bytes.jpg", Data(), "empty file"),
+            ("not-an-image.png", Data("GIF89a is not what this is\n".utf8), "not a PNG or JPEG image"),
+            ("no-image-data.png", HostileFiles.pngWithoutImageData(from: png), "corrupt image"),
+            ("bomb-header.png", Self.headerBomb(), "over the pixel budget"),
+            ("bomb-data.png", HostileFiles.pngInflationBomb(width: 32, height: 32, inflatedBytes: 32 << 20), "goes on past"),
+            ("palette-range.png", HostileFiles.paletteIndexOutOfRange(), "palette index 7 is out of range"),
+            ("no-scans.jpg", HostileFiles.jpegWithoutScans(from: jpeg), "corrupt image"),
+            ("twelve-bit.jpg", HostileFiles.twelveBitJPEG(from: jpeg), "unsupported image: 12-bit JPEG"),
+            ("all-background.png", TestFiles.png(plain), "no subject found"),
+            ("fully-transparent.png", TestFiles.png(clear), "no subject found"),
+            ("one-pixel.png", TestFiles.png(RGBAImage(width: 1, height: 1, pixels: [10, 20, 30, 255])), "no subject found"),
+            ("one-row.png", TestFiles.png(RGBAImage(width: 50, height: 1, pixels: (0..<50).flatMap { [UInt8($0 * 5), 9, 9, 255] })), "no subject found"),
+            ("one-column.jpg", TestFiles.jpeg(RGBAImage(width: 1, height: 50, pixels: (0..<50).flatMap { [9, UInt8($0 * 5), 9, 255] })), "no subject found"),
+        ]
+    }
+
+    private static func headerBomb() -> Data {
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var header = Data()
+        header.appendBigEndian(65535)
+        header.appendBigEndian(65535)
+        header.append(contentsOf: [8, 6, 0, 0, 0])
+        data.appendChunk("IHDR", header)
+        data.appendChunk("IDAT", TestPNGWriter.zlibStored([0, 0, 0, 0]))
+        data.appendChunk("IEND", Data())
+        return data
+    }
+
+    private func write(_ data: Data, named name: [UInt8], in folder: URL) throws {
+        let path = RawPath(folder.path).appending(name)
+        let descriptor = path.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        let written = data.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
+        try #require(written == data.count)
+    }
+
+    /// Every sticker under `folder` by name (manifest excluded).
+    private func stickers(in folder: URL) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".png") {
+            found[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return found
+    }
+
+    @Test func badInputsFailAloneAndGoodStickersAreByteIdentical() throws {
+        let clean = TestFiles.temporaryFolder("matrix-good"), mixed = TestFiles.temporaryFolder("matrix-mixed")
+        for (name, data) in Self.goodFiles() {
+            try write(data, named: name, in: clean)
+            try write(data, named: name, in: mixed)
+        }
+        let bad = Self.badFiles()
+        for (name, data, _) in bad { try write(data, named: Array(name.utf8), in: mixed) }
+        // Never opened: a link to a device and a FIFO in the walked folder.
+        try FileManager.default.createSymbolicLink(atPath: mixed.appendingPathComponent("zero.jpg").path,
+                                                   withDestinationPath: "/dev/zero")
+        #expect(mkfifo(mixed.appendingPathComponent("pipe.png").path, 0o644) == 0)
+        let missing = mixed.appendingPathComponent("vanished.jpg").path
+
+        let reference = TestFiles.temporaryFolder("matrix-out-good"), out = TestFiles.temporaryFolder("matrix-out")
+        let first = try runner.run([clean.path, "--out", reference.path, "--no-cache"])
+        #expect(first.status == 0, "\(first.standardError)")
+        let result = try runner.run([mixed.path, missing, "/dev/zero", "--out", out.path, "--no-cache", "-q"])
+        #expect(result.status == 1)
+
+        let lines = result.standardError.split(separator: "\n").map(String.init)
+        for (name, _, message) in bad {
+            let matching = lines.filter { $0.hasPrefix("stickerize: \(mixed.appendingPathComponent(name).path): ") }
+            #expect(matching.count == 1, "\(name): \(lines)")
+            #expect(matching.first?.contains(message) == true, "\(name): \(matching)")
+        }
+        #expect(lines.contains("stickerize: \(missing): cannot open: No such file or directory"))
+        #expect(lines.contains("stickerize: /dev/zero: not a regular file"))
+        #expect(lines.count == bad.count + 2, "\(lines)")
+
+        let expected = try stickers(in: reference)
+        #expect(expected.count == Self.goodFiles().count)
+        #expect(try stickers(in: out) == expected)
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        #expect(manifest.items.filter { $0.status == .failed }.count == bad.count + 2)
+        #expect(manifest.items.filter { $0.status == .ok }.count == expected.count)
+    }
+}

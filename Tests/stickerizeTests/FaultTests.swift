@@ -1,0 +1,156 @@
+import Foundation
+@testable import StickerKit
+import Testing
+import TestSupport
+
+/// Faults around a run: interrupts at any moment, two runs at once, a full disk, folders
+/// that cannot be written, links planted in the output folder. After each, every file
+/// in `--out` is a complete sticker (byte-identical to a clean run) or absent, no
+/// temporary file remains, and every cache entry is intact.
+@Suite struct FaultTests {
+    let runner = CommandRunner()
+
+    /// Stickers of a clean run over `photos`, by file name, and how long the run took.
+    private func reference(_ photos: URL) throws -> (stickers: [String: Data], milliseconds: Int) {
+        let out = TestFiles.temporaryFolder("fault-reference")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let result = try runner.run([photos.path, "--out", out.path, "--no-cache", "-j", "2", "-q"])
+        try #require(result.status == 0, "\(result.standardError)")
+        return (try stickers(in: out), Int((clock.now - start).milliseconds))
+    }
+
+    private func stickers(in folder: URL) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".png") {
+            found[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return found
+    }
+
+    /// Every file below `folder`, recursively (hidden ones included).
+    private func allFiles(in folder: URL) -> [URL] {
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
+        return (enumerator?.allObjects as? [URL] ?? []).filter { !$0.hasDirectoryPath }
+    }
+
+    /// No temporary file anywhere, and every cache entry decodes (checksum intact).
+    private func expectConsistent(out: URL, cache: URL?, reference: [String: Data]) throws {
+        for file in allFiles(in: out) + (cache.map(allFiles) ?? []) {
+            #expect(!file.lastPathComponent.hasPrefix(AtomicFile.temporaryPrefix), "\(file.path)")
+        }
+        for (name, data) in try stickers(in: out) { #expect(reference[name] == data, "\(name) differs from a clean run") }
+        if let cache {
+            for file in allFiles(in: cache) {
+                #expect(DiskCacheEntry.decode(try Data(contentsOf: file)) != nil, "torn cache entry \(file.path)")
+            }
+        }
+    }
+
+    @Test func interruptsAtRandomMomentsLeaveEveryFileWholeOrAbsent() async throws {
+        let photos = CommandLineTests.photos(6)
+        let (expected, runTime) = try reference(photos)
+        var generator = SystemRandomNumberGenerator()
+        var interrupted = 0
+        for trial in 0..<6 {
+            let out = TestFiles.temporaryFolder("fault-out"), cache = TestFiles.temporaryFolder("fault-cache")
+            let (process, _, _) = try runner.start([photos.path, "--out", out.path, "--cache", cache.path, "-j", "2", "-q"])
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0...runTime, using: &generator)))
+            let signal = trial % 2 == 0 ? SIGINT : SIGTERM
+            kill(process.processIdentifier, signal)
+            process.waitUntilExit()
+            // Before the handlers are installed the signal's default action ends the
+            // process (a shell reports 130 or 143); after the batch, the exit is 0.
+            let killedEarly = process.terminationReason == .uncaughtSignal && process.terminationStatus == signal
+            #expect(process.terminationStatus == 130 || process.terminationStatus == 0 || killedEarly,
+                    "trial \(trial): \(process.terminationReason) \(process.terminationStatus)")
+            if process.terminationStatus == 130 { interrupted += 1 }
+            try expectConsistent(out: out, cache: cache, reference: expected)
+            if process.terminationReason == .exit {
+                let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+                #expect(Set(manifest.items.compactMap(\.output)) == Set(try stickers(in: out).keys))
+            }
+            if trial == 5 {
+                // What an interrupted run left in the cache and output serves a complete rerun.
+                let rerun = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "-q"])
+                #expect(rerun.status == 0, "\(rerun.standardError)")
+                #expect(try stickers(in: out) == expected)
+            }
+        }
+        #expect(interrupted > 0, "no trial interrupted a running batch (run time \(runTime) ms)")
+    }
+
+    @Test func twoRunsAtOnceShareOneCacheAndOneOutputFolder() throws {
+        let photos = CommandLineTests.photos(8)
+        let expected = try reference(photos).stickers
+        let out = TestFiles.temporaryFolder("fault-out"), cache = TestFiles.temporaryFolder("fault-cache")
+        let arguments = [photos.path, "--out", out.path, "--cache", cache.path, "-j", "2", "-q"]
+        let runs = try (0..<2).map { _ in try runner.start(arguments) }
+        for (process, _, error) in runs {
+            let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(message)")
+        }
+        try expectConsistent(out: out, cache: cache, reference: expected)
+        #expect(try stickers(in: out) == expected)
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        #expect(manifest.items.count == 8)
+        #expect(allFiles(in: cache).count == 8)
+    }
+
+    @Test func aFullDiskIsAClearErrorAndLeavesNoPartialFile() throws {
+        let photos = CommandLineTests.photos(2)
+        let out = TestFiles.temporaryFolder("fault-out")
+        // `ulimit -f 1`: no file may grow past 512 bytes, as on a disk that is full.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -f 1 && exec \"$0\" \"$@\"", runner.executable.path,
+                             photos.path, "--out", out.path, "--no-cache", "-q"]
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        for name in ["p000", "p001"] {
+            #expect(message.contains("stickerize: \(photos.path)/\(name).jpg: cannot write \(out.path)/\(name).png: File too large"),
+                    "\(message)")
+        }
+        #expect(allFiles(in: out).isEmpty, "\(allFiles(in: out))")
+    }
+
+    @Test func anUnwritableCacheIsOnlyAWarning() throws {
+        let photos = CommandLineTests.photos(2)
+        let blocker = TestFiles.temporaryFolder("fault-file").appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: blocker)
+        let out = TestFiles.temporaryFolder("fault-out")
+        let result = try runner.run([photos.path, "--out", out.path, "--cache", blocker.appendingPathComponent("cache").path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try stickers(in: out).count == 2)
+        let warnings = result.standardError.split(separator: "\n").filter { $0.hasPrefix("stickerize: warning: cache not written") }
+        #expect(warnings.count == 1, "\(result.standardError)")
+    }
+
+    @Test func anUnwritableOutputFolderIsAClearError() throws {
+        let photos = CommandLineTests.photos(1)
+        let blocker = TestFiles.temporaryFolder("fault-file").appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: blocker)
+        let result = try runner.run([photos.path, "--out", blocker.appendingPathComponent("out").path, "--no-cache"])
+        #expect(result.status == 1)
+        #expect(result.standardError.hasPrefix("stickerize: cannot create output folder \(blocker.path)/out"))
+    }
+
+    @Test func aLinkPlantedInTheOutputFolderIsNeverWrittenThrough() throws {
+        let photos = TestFiles.temporaryFolder("fault-photos")
+        let nested = photos.appendingPathComponent("trip")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CommandLineTests.photos(1).appendingPathComponent("p000.jpg"),
+                                         to: nested.appendingPathComponent("p000.jpg"))
+        let out = TestFiles.temporaryFolder("fault-out"), elsewhere = TestFiles.temporaryFolder("fault-elsewhere")
+        try FileManager.default.createSymbolicLink(at: out.appendingPathComponent("trip"), withDestinationURL: elsewhere)
+        let result = try runner.run([photos.path, "--out", out.path, "--no-cache", "-q"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cannot create folder \(out.path)/trip: it is a symbolic link"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+    }
+}
