@@ -13,6 +13,8 @@ struct CommandLineOptions: Equatable {
     var colors = 5
     var maxPixels = DecodeOptions.defaultMaxPixels
     var cacheDirectory: String?
+    var shard: Shard?
+    var listsOnly = false
     var usesCache = true
     var json = false
     var quiet = false

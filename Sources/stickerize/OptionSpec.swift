@@ -1,3 +1,5 @@
+import StickerKit
+
 /// One command-line option: its names, its help line and what it does to the options.
 ///
 ///     OptionSpec(short: "j", long: "jobs", valueName: "N", help: "...", applyValue: ...)
@@ -54,6 +56,15 @@ struct OptionSpec: Sendable {
                        options.cacheDirectory = value
                    }),
         OptionSpec(long: "no-cache", help: "neither read nor write the disk cache", applyFlag: { $0.usesCache = false }),
+        OptionSpec(long: "shard", valueName: "I/N", help: "process only shard I of N (a stable split by path, for CI matrices)",
+                   applyValue: { options, value throws(UsageError) in
+                       guard let shard = Shard(value) else {
+                           throw UsageError("--shard takes I/N with 1 <= I <= N (like 2/4), not '\(value)'")
+                       }
+                       options.shard = shard
+                   }),
+        OptionSpec(long: "list", help: "dry run: print what would be processed and which are cache hits, write nothing",
+                   applyFlag: { $0.listsOnly = true }),
         OptionSpec(long: "json", help: "print one JSON object per finished input on standard output",
                    applyFlag: { $0.json = true }),
         OptionSpec(short: "q", long: "quiet", help: "print only errors", applyFlag: { $0.quiet = true }),

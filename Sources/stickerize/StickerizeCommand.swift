@@ -33,14 +33,7 @@ enum StickerizeCommand {
     }
 
     private static func runBatch(_ options: CommandLineOptions, environment: [String: String]) async -> ExitCode {
-        let reporter = ProgressReporter(quiet: options.quiet, json: options.json)
         let output = URL(fileURLWithPath: options.outputDirectory)
-        do {
-            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
-        } catch {
-            StandardError.write("stickerize: cannot create output folder \(output.path)\n")
-            return .someInputsFailed
-        }
         let cacheDirectory = options.resolvedCacheDirectory(environment: environment).map { URL(fileURLWithPath: $0) }
         let cache = ResultCache(directory: cacheDirectory)
         let masks = options.maskDirectory.map { URL(fileURLWithPath: $0) }
@@ -50,7 +43,16 @@ enum StickerizeCommand {
             input == "-" ? .pathList(PathListReader.paths(fileDescriptor: STDIN_FILENO, nulSeparated: options.nulSeparated))
                 : .path(input)
         }
-        let inputs = BatchInputs(sources, excluding: [output.path] + (masks.map { [$0.path] } ?? []))
+        let inputs = BatchInputs(sources, excluding: [output.path] + (masks.map { [$0.path] } ?? []), shard: options.shard)
+        if options.listsOnly { return await DryRun.list(inputs, with: pipeline, options: options) }
+
+        let reporter = ProgressReporter(quiet: options.quiet, json: options.json)
+        do {
+            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        } catch {
+            StandardError.write("stickerize: cannot create output folder \(output.path)\n")
+            return .someInputsFailed
+        }
         let manifest: ManifestWriter
         do {
             manifest = try ManifestWriter(folder: output, options: options.processingOptions)

@@ -1,3 +1,4 @@
+import StickerKit
 import Testing
 @testable import stickerize
 
@@ -21,6 +22,8 @@ import Testing
         #expect(options.inputs == ["-", "-weird-name.jpg"])
         #expect(try ArgumentParser.parse(["-j2", "x"]).jobs == 2)
         #expect(try ArgumentParser.parse(["--no-cache", "x"]).usesCache == false)
+        let sharded = try ArgumentParser.parse(["--shard", "2/5", "--list", "x"])
+        #expect(sharded.shard == Shard(index: 2, count: 5) && sharded.listsOnly)
     }
 
     @Test(arguments: [
@@ -34,6 +37,9 @@ import Testing
         (["-", "-"], "'-' (read paths from standard input) can be given only once"),
         (["--null", "x"], "'--null' applies to the path list read with '-'"),
         (["--max-size", "20", "--margin", "10", "x"], "--max-size 20 leaves no room inside a --margin of 10"),
+        (["--shard", "0/3", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '0/3'"),
+        (["--shard", "4/3", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '4/3'"),
+        (["--shard", "2", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '2'"),
     ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }

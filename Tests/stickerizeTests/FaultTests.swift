@@ -98,7 +98,9 @@ import TestSupport
         #expect(allFiles(in: cache).count == 8)
     }
 
-    @Test func aFullDiskIsAClearErrorAndLeavesNoPartialFile() throws {
+    /// Not under ThreadSanitizer: its runtime dies of SIGBUS once `ulimit -f` is set.
+    @Test(.disabled(if: Sanitizers.threadSanitizerIsActive, "ThreadSanitizer's runtime does not survive ulimit -f"))
+    func aFullDiskIsAClearErrorAndLeavesNoPartialFile() throws {
         let photos = CommandLineTests.photos(2)
         let out = TestFiles.temporaryFolder("fault-out")
         // `ulimit -f 1`: no file may grow past 512 bytes, as on a disk that is full.

@@ -56,6 +56,12 @@ public actor ResultCache {
         return outcome
     }
 
+    /// Whether `result(for: key)` would be served without computing (an intact entry).
+    public func contains(_ key: CacheKey) async -> Bool {
+        if recent[key] != nil { return true }
+        return await ResultCache.load(key, from: directory) != nil
+    }
+
     private func noteWarning(_ problem: String) {
         if writeWarning == nil { writeWarning = problem }
     }

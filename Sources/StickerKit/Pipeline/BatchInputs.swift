@@ -18,34 +18,40 @@ public struct BatchInputs: AsyncSequence, Sendable {
 
     private let sources: [Source]
     private let excluded: [String]
+    private let shard: Shard?
 
-    /// `excluding` are folders never walked into (the output folders).
-    public init(_ sources: [Source], excluding: [String] = []) {
+    /// `excluding` are folders never walked into (the output folders); with a `shard`,
+    /// only the inputs of that shard are produced.
+    public init(_ sources: [Source], excluding: [String] = [], shard: Shard? = nil) {
         self.sources = sources
         excluded = excluding
+        self.shard = shard
     }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(sources: sources.reversed(), excluded: excluded)
+        Iterator(sources: sources.reversed(), excluded: excluded, shard: shard)
     }
 
     public struct Iterator: AsyncIteratorProtocol {
         var sources: [Source]
         let excluded: [String]
+        let shard: Shard?
         var walker: DirectoryWalker?
         var list: AsyncStream<RawPath>.Iterator?
         var naming = OutputNaming()
         var index = 0
 
-        init(sources: [Source], excluded: [String]) {
+        init(sources: [Source], excluded: [String], shard: Shard?) {
             self.sources = sources
             self.excluded = excluded
+            self.shard = shard
         }
 
         public mutating func next() async -> BatchJob? {
             while true {
                 if let entry = walker?.next() {
-                    return job(path: entry.path, relativePath: entry.relativePath.display)
+                    if let job = job(path: entry.path, relativePath: entry.relativePath.display) { return job }
+                    continue
                 }
                 walker = nil
                 if list != nil {
@@ -76,7 +82,9 @@ public struct BatchInputs: AsyncSequence, Sendable {
             return job(path: path, relativePath: relativePath)
         }
 
-        private mutating func job(path: RawPath, relativePath: String) -> BatchJob {
+        /// The file's job, or nil when it belongs to another shard.
+        private mutating func job(path: RawPath, relativePath: String) -> BatchJob? {
+            if let shard, !shard.contains(relativePath: relativePath) { return nil }
             defer { index += 1 }
             return BatchJob(index: index, path: path, output: naming.claim(relativePath: relativePath))
         }

@@ -63,6 +63,26 @@ public struct BatchPipeline: Sendable {
         return summary
     }
 
+    /// Says what `run` would do with each input, in input order, without processing or
+    /// writing anything: each file is read and hashed, and its key looked up in the cache.
+    public func plan<Inputs: AsyncSequence>(
+        _ inputs: Inputs, onItem: (PlannedInput) -> Void
+    ) async where Inputs.Element == BatchJob {
+        var iterator = inputs.makeAsyncIterator()
+        while !Task.isCancelled, let job = try? await iterator.next() {
+            var item = PlannedInput(index: job.index, source: job.source, output: job.output, status: .failed)
+            do {
+                let hash = ContentHash(of: try InputFile.read(job.path))
+                item.sha256 = hash.hex
+                let cached = await cache.contains(CacheKey(content: hash, fingerprint: processor.fingerprint))
+                item.status = cached ? .cached : .new
+            } catch {
+                item.error = String(describing: error)
+            }
+            onItem(item)
+        }
+    }
+
     /// Reads, hashes, processes (or finds in the cache) and writes one input. Returns nil
     /// when cancelled before it finished.
     private func process(_ job: BatchJob) async -> ManifestItem? {

@@ -31,7 +31,8 @@ struct OutputNaming: Sendable {
         return parts.joined(separator: "/")
     }
 
-    private static func removingExtension(_ path: String) -> String {
+    /// `path` without its last component's extension (`trip/a.jpg` -> `trip/a`).
+    static func removingExtension(_ path: String) -> String {
         let name = path.split(separator: "/").last ?? ""
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return path }
         let extensionLength = name.distance(from: dot, to: name.endIndex)

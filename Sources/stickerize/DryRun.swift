@@ -1,0 +1,32 @@
+import Foundation
+import StickerKit
+
+/// `--list`: what a run would process, and which inputs are cache hits, without writing
+/// anything. One line per input on standard output (`new`, `cached` or `failed`, the
+/// input, its output), or a JSON object per input with `--json`; a summary on stderr.
+enum DryRun {
+    static func list(_ inputs: BatchInputs, with pipeline: BatchPipeline, options: CommandLineOptions) async -> ExitCode {
+        let encoder = Manifest.encoder(pretty: false)
+        var counts: [PlannedInput.Status: Int] = [:]
+        var standardOutputOpen = true
+        await pipeline.plan(inputs) { item in
+            counts[item.status, default: 0] += 1
+            var line: Data
+            if options.json {
+                line = (try? encoder.encode(item)) ?? Data()
+            } else {
+                let status = item.status.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+                line = Data((status + item.source + (item.error.map { ": " + $0 } ?? " -> " + item.output)).utf8)
+            }
+            line.append(UInt8(ascii: "\n"))
+            if standardOutputOpen, DescriptorWriter.writeAll(line, to: STDOUT_FILENO) != 0 { standardOutputOpen = false }
+        }
+        let total = counts.values.reduce(0, +), failed = counts[.failed] ?? 0
+        if !options.quiet {
+            StandardError.write("\(total) photos: \(counts[.new] ?? 0) new, \(counts[.cached] ?? 0) cached, "
+                                + "\(failed) unreadable (dry run: nothing written)\n")
+        }
+        if Task.isCancelled { return .interrupted }
+        return failed > 0 ? .someInputsFailed : .success
+    }
+}
