@@ -14,6 +14,7 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("png16"),
                 .linkedLibrary("jpeg"),
+                .linkedLibrary("webp"),
                 .linkedLibrary("crypto"),
                 .linkedLibrary("z"),
             ]

@@ -1,4 +1,4 @@
-// CImageCodecs: thin C shims over libpng, libjpeg(-turbo) and libcrypto's SHA-256.
+// CImageCodecs: thin C shims over libpng, libjpeg(-turbo), libwebp and libcrypto's SHA-256.
 //
 // Why this exists: libpng and libjpeg report fatal errors with longjmp. A longjmp that
 // crossed a Swift frame would skip Swift's cleanup and corrupt the program, so every shim
@@ -96,6 +96,22 @@ typedef struct {
 /// kind the decoder reads. `*out` is malloc'd; free it with `cic_free`.
 cic_status cic_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
                            const cic_jpeg_options *options,
+                           uint8_t **out, size_t *out_length,
+                           char *message, size_t message_capacity);
+
+typedef struct cic_webp_decoder cic_webp_decoder;
+
+/// Reads a WebP header (still images; animated WebP is CIC_ERR_UNSUPPORTED).
+cic_status cic_webp_open(const uint8_t *data, size_t length, uint64_t max_pixels,
+                         cic_webp_decoder **decoder, cic_header *header,
+                         char *message, size_t message_capacity);
+cic_status cic_webp_read(cic_webp_decoder *decoder, uint8_t *rgba,
+                         char *message, size_t message_capacity);
+void cic_webp_close(cic_webp_decoder *decoder);
+
+/// Encodes RGBA8 as WebP: lossless when `quality` < 0, else lossy at quality 0-100 (alpha
+/// kept). `*out` is malloc'd; free it with `cic_free`.
+cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality,
                            uint8_t **out, size_t *out_length,
                            char *message, size_t message_capacity);
 

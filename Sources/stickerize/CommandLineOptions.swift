@@ -15,6 +15,9 @@ struct CommandLineOptions: Equatable {
     var cacheDirectory: String?
     var shard: Shard?
     var listsOnly = false
+    var preset: StickerPreset?
+    var style = StickerStyle()
+    var writesCard = false
     var usesCache = true
     var json = false
     var quiet = false
@@ -24,6 +27,10 @@ struct CommandLineOptions: Equatable {
     var processingOptions: ProcessingOptions {
         ProcessingOptions(sticker: StickerOptions(maxSize: maxSize, margin: margin), colorCount: colors,
                           maxPixels: maxPixels)
+    }
+
+    var rendition: StickerRendition {
+        StickerRendition(style: style, preset: preset, writesCard: writesCard)
     }
 
     /// `--cache DIR`, else `$XDG_CACHE_HOME/stickerize`, else `~/.cache/stickerize`.

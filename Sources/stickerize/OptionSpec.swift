@@ -56,6 +56,25 @@ struct OptionSpec: Sendable {
                        options.cacheDirectory = value
                    }),
         OptionSpec(long: "no-cache", help: "neither read nor write the disk cache", applyFlag: { $0.usesCache = false }),
+        OptionSpec(long: "preset", valueName: "NAME",
+                   help: "fit a platform: telegram, whatsapp (WebP), signal, imessage[:300|408|618], discord",
+                   applyValue: { options, value throws(UsageError) in
+                       guard let preset = StickerPreset(value) else {
+                           throw UsageError("--preset is one of \(StickerPreset.names), not '\(value)'")
+                       }
+                       options.preset = preset
+                   }),
+        OptionSpec(long: "outline", valueName: "N", help: "a die-cut outline N pixels wide around the sticker",
+                   applyValue: { options, value throws(UsageError) in
+                       options.style.outline = try integer(value, for: "--outline", in: 0...200)
+                   }),
+        OptionSpec(long: "outline-color", valueName: "COLOR", help: "outline colour, #rrggbb, white or black (default: white)",
+                   applyValue: { options, value throws(UsageError) in
+                       options.style.outlineColor = try color(value, for: "--outline-color")
+                   }),
+        OptionSpec(long: "shadow", help: "a soft drop shadow under the sticker", applyFlag: { $0.style.shadow = true }),
+        OptionSpec(long: "card", help: "also write NAME.card.png: the sticker on its palette gradient",
+                   applyFlag: { $0.writesCard = true }),
         OptionSpec(long: "shard", valueName: "I/N", help: "process only shard I of N (a stable split by path, for CI matrices)",
                    applyValue: { options, value throws(UsageError) in
                        guard let shard = Shard(value) else {
@@ -71,6 +90,20 @@ struct OptionSpec: Sendable {
         OptionSpec(long: "version", help: "print the version and exit", applyFlag: { $0.showsVersion = true }),
         OptionSpec(short: "h", long: "help", help: "print this help and exit", applyFlag: { $0.showsHelp = true }),
     ]
+
+    /// `#rrggbb`, `rrggbb`, `white` or `black`.
+    private static func color(_ text: String, for name: String) throws(UsageError) -> [UInt8] {
+        switch text.lowercased() {
+        case "white": return [255, 255, 255]
+        case "black": return [0, 0, 0]
+        default:
+            let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
+            guard hex.count == 6, let value = UInt32(hex, radix: 16) else {
+                throw UsageError("\(name) takes #rrggbb, white or black, not '\(text)'")
+            }
+            return [UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+        }
+    }
 
     private static func integer(_ text: String, for name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let value = Int(text) else { throw UsageError("\(name) takes a whole number, not '\(text)'") }

@@ -38,12 +38,14 @@ enum StickerizeCommand {
         let cache = ResultCache(directory: cacheDirectory)
         let masks = options.maskDirectory.map { URL(fileURLWithPath: $0) }
         let pipeline = BatchPipeline(processor: PhotoProcessor(options: options.processingOptions), cache: cache,
-                                     outputDirectory: output, maskDirectory: masks, jobs: options.jobs)
+                                     outputDirectory: output, maskDirectory: masks, rendition: options.rendition,
+                                     jobs: options.jobs)
         let sources: [BatchInputs.Source] = options.inputs.map { input in
             input == "-" ? .pathList(PathListReader.paths(fileDescriptor: STDIN_FILENO, nulSeparated: options.nulSeparated))
                 : .path(input)
         }
-        let inputs = BatchInputs(sources, excluding: [output.path] + (masks.map { [$0.path] } ?? []), shard: options.shard)
+        let inputs = BatchInputs(sources, excluding: [output.path] + (masks.map { [$0.path] } ?? []),
+                                 shard: options.shard, rendition: options.rendition)
         if options.listsOnly { return await DryRun.list(inputs, with: pipeline, options: options) }
 
         let reporter = ProgressReporter(quiet: options.quiet, json: options.json)

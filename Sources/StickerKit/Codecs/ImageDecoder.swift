@@ -1,7 +1,7 @@
 import CImageCodecs
 import Foundation
 
-/// Decodes PNG and JPEG bytes to upright RGBA8 through the C shims.
+/// Decodes PNG, JPEG and WebP bytes to upright RGBA8 through the C shims.
 ///
 ///     let decoded = try ImageDecoder.decode(data, options: DecodeOptions(minimumLongSide: 1024))
 public enum ImageDecoder {
@@ -13,6 +13,7 @@ public enum ImageDecoder {
                 switch format {
                 case .png: return try decodePNG(bytes, options: options)
                 case .jpeg: return try decodeJPEG(bytes, options: options)
+                case .webp: return try decodeWebP(bytes, options: options)
                 }
             }
         }
@@ -50,6 +51,20 @@ public enum ImageDecoder {
                             sourceWidth: Int(swapped ? header.source_height : header.source_width),
                             sourceHeight: Int(swapped ? header.source_width : header.source_height),
                             declaresAlpha: false)
+    }
+
+    private static func decodeWebP(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        var decoder: OpaquePointer?
+        var header = cic_header()
+        defer { cic_webp_close(decoder) }
+        try CodecStatus.check({ message, capacity in
+            cic_webp_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), &decoder, &header, message, capacity)
+        }, tooManyPixels: { tooMany(header, options) })
+        let image = try readPixels(header) { pixels, message, capacity in
+            cic_webp_read(decoder, pixels, message, capacity)
+        }
+        return DecodedImage(image: image, format: .webp, sourceWidth: Int(header.source_width),
+                            sourceHeight: Int(header.source_height), declaresAlpha: header.has_alpha != 0)
     }
 
     private static func tooMany(_ header: cic_header, _ options: DecodeOptions) -> CodecError {

@@ -79,8 +79,8 @@ public struct DirectoryWalker: IteratorProtocol, Sendable {
         let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
-        var head = [UInt8](repeating: 0, count: 8)
-        let count = read(descriptor, &head, 8)
+        var head = [UInt8](repeating: 0, count: ImageFormat.signatureLength)
+        let count = read(descriptor, &head, head.count)
         return count > 0 && ImageFormat(sniffing: head.prefix(count)) != nil
     }
 }

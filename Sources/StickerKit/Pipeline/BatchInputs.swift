@@ -19,17 +19,22 @@ public struct BatchInputs: AsyncSequence, Sendable {
     private let sources: [Source]
     private let excluded: [String]
     private let shard: Shard?
+    private let rendition: StickerRendition
 
     /// `excluding` are folders never walked into (the output folders); with a `shard`,
-    /// only the inputs of that shard are produced.
-    public init(_ sources: [Source], excluding: [String] = [], shard: Shard? = nil) {
+    /// only the inputs of that shard are produced; `rendition` decides the outputs'
+    /// extension and whether each has a card.
+    public init(_ sources: [Source], excluding: [String] = [], shard: Shard? = nil,
+                rendition: StickerRendition = StickerRendition()) {
         self.sources = sources
         excluded = excluding
         self.shard = shard
+        self.rendition = rendition
     }
 
     public func makeAsyncIterator() -> Iterator {
-        Iterator(sources: sources.reversed(), excluded: excluded, shard: shard)
+        Iterator(sources: sources.reversed(), excluded: excluded, shard: shard,
+                 naming: OutputNaming(fileExtension: rendition.fileExtension, withCards: rendition.writesCard))
     }
 
     public struct Iterator: AsyncIteratorProtocol {
@@ -38,13 +43,14 @@ public struct BatchInputs: AsyncSequence, Sendable {
         let shard: Shard?
         var walker: DirectoryWalker?
         var list: AsyncStream<RawPath>.Iterator?
-        var naming = OutputNaming()
+        var naming: OutputNaming
         var index = 0
 
-        init(sources: [Source], excluded: [String], shard: Shard?) {
+        init(sources: [Source], excluded: [String], shard: Shard?, naming: OutputNaming) {
             self.sources = sources
             self.excluded = excluded
             self.shard = shard
+            self.naming = naming
         }
 
         public mutating func next() async -> BatchJob? {
@@ -86,7 +92,9 @@ public struct BatchInputs: AsyncSequence, Sendable {
         private mutating func job(path: RawPath, relativePath: String) -> BatchJob? {
             if let shard, !shard.contains(relativePath: relativePath) { return nil }
             defer { index += 1 }
-            return BatchJob(index: index, path: path, output: naming.claim(relativePath: relativePath))
+            let output = naming.claim(relativePath: relativePath)
+            return BatchJob(index: index, path: path, output: output,
+                            card: naming.withCards ? OutputNaming.cardName(of: output) : nil)
         }
     }
 }

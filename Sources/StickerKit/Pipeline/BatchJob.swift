@@ -9,8 +9,11 @@ public struct BatchJob: Sendable, Hashable {
     public var source: String { path.display }
     /// The output's path relative to the output folder (`photos/a.jpg` -> `photos/a.png`).
     public var output: String
+    /// The card's path relative to the output folder, when cards are written.
+    public var card: String?
 
-    public init(index: Int, path: RawPath, output: String) {
+    public init(index: Int, path: RawPath, output: String, card: String? = nil) {
+        self.card = card
         self.index = index
         self.path = path
         self.output = output

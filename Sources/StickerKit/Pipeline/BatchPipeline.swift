@@ -19,14 +19,17 @@ public struct BatchPipeline: Sendable {
     /// When set, each sticker's full-frame alpha mask (`FullFrameMask`) is written here too,
     /// at the same relative path as the sticker.
     public var maskDirectory: URL?
+    /// How each result becomes files (style, preset, card); plain PNG by default.
+    public var rendition: StickerRendition
     public var jobs: Int
 
     public init(processor: any PhotoProcessing, cache: ResultCache, outputDirectory: URL, maskDirectory: URL? = nil,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                rendition: StickerRendition = StickerRendition(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.processor = processor
         self.cache = cache
         self.outputDirectory = outputDirectory
         self.maskDirectory = maskDirectory
+        self.rendition = rendition
         self.jobs = max(1, jobs)
     }
 
@@ -104,12 +107,16 @@ public struct BatchPipeline: Sendable {
                 CachedResult(try await processor.process(data))
             }
             try Task.checkCancellation()
+            let files: StickerRendition.Files
+            (files, io.render) = try StageTimings.measure { try rendition.render(result) }
+            try Task.checkCancellation()
             let writeStart = clock.now
-            try writeIfChanged(result.png, to: job.output, under: outputDirectory)
+            try writeIfChanged(files.sticker, to: job.output, under: outputDirectory)
+            if let card = files.card, let name = job.card { try writeIfChanged(card, to: name, under: outputDirectory) }
             if let maskDirectory { try writeMask(result, to: job.output, under: maskDirectory) }
             io.write = (clock.now - writeStart).milliseconds
             return .succeeded(job, sha256: hash.hex, result: result, status: source == .computed ? .ok : .cached,
-                              io: io, ms: elapsed())
+                              files: files, io: io, ms: elapsed())
         } catch is CancellationError {
             return nil
         } catch {

@@ -26,6 +26,10 @@ public struct ManifestItem: Sendable, Codable, Equatable {
     public var sha256: String?
     public var status: Status
     public var output: String?
+    /// The card beside the sticker (`--card`).
+    public var card: String?
+    /// The sticker file's size in bytes.
+    public var bytes: Int?
     public var width: Int?
     public var height: Int?
     public var crop: PixelRect?
@@ -44,13 +48,15 @@ public struct ManifestItem: Sendable, Codable, Equatable {
     }
 
     static func succeeded(_ job: BatchJob, sha256: String, result: CachedResult, status: Status,
+                          files: StickerRendition.Files,
                           io: StageTimings, ms: Double) -> ManifestItem {
         var timings = result.timings
         timings.read = io.read
         timings.hash = io.hash
+        timings.render = io.render
         timings.write = io.write
         return ManifestItem(index: job.index, source: job.source, sha256: sha256, status: status, output: job.output,
-                     width: result.width, height: result.height, crop: result.crop, scale: result.scale,
+                     card: job.card, bytes: files.sticker.count, width: files.width, height: files.height, crop: result.crop, scale: result.scale,
                      palette: result.colors.palette.map(Swatch.init), roles: result.colors.roles,
                      subject: result.colors.subject.map(Swatch.init), gradient: result.colors.gradient.map(\.hex),
                      timings: timings, ms: ms)

@@ -1,25 +1,44 @@
 /// Decides each input's output path under the output folder.
 ///
-/// The output mirrors the input's relative path with the extension changed to `.png`. An
-/// output path never leaves the output folder: a path that is absolute or climbs with `..`
-/// keeps only its file name. When two inputs would share an output (`a.jpg` and `a.png`),
-/// the first in input order keeps `a.png` and each later one keeps its own extension too
-/// (`a.png.png`, then `a.png-2.png`, ...): deterministic, never a silent overwrite.
+/// The output mirrors the input's relative path with the extension changed to the
+/// output's (`.png`, or `.webp` for a WebP preset). An output path never leaves the
+/// output folder: a path that is absolute or climbs with `..` keeps only its file name.
+/// When two inputs would share an output (`a.jpg` and `a.png`), the first in input order
+/// keeps `a.png` and each later one keeps its own extension too (`a.png.png`, then
+/// `a.png-2.png`, ...): deterministic, never a silent overwrite. With cards, a name is
+/// taken only when its card's name (`a.card.png`) is free too, and both are claimed.
 struct OutputNaming: Sendable {
+    let fileExtension: String
+    let withCards: Bool
     private var claimed: Set<String> = []
+
+    init(fileExtension: String = "png", withCards: Bool = false) {
+        self.fileExtension = fileExtension
+        self.withCards = withCards
+    }
 
     mutating func claim(relativePath: String) -> String {
         let safe = OutputNaming.contained(relativePath)
         let stem = OutputNaming.removingExtension(safe)
-        var candidate = stem + ".png"
-        if claimed.contains(candidate) { candidate = safe + ".png" }
+        var candidate = stem + "." + fileExtension
+        if !isFree(candidate) { candidate = safe + "." + fileExtension }
         var counter = 2
-        while claimed.contains(candidate) {
-            candidate = safe + "-\(counter).png"
+        while !isFree(candidate) {
+            candidate = safe + "-\(counter)." + fileExtension
             counter += 1
         }
         claimed.insert(candidate)
+        if withCards { claimed.insert(OutputNaming.cardName(of: candidate)) }
         return candidate
+    }
+
+    private func isFree(_ candidate: String) -> Bool {
+        !claimed.contains(candidate) && !(withCards && claimed.contains(OutputNaming.cardName(of: candidate)))
+    }
+
+    /// The card written beside `output`: `trip/a.png` -> `trip/a.card.png`.
+    static func cardName(of output: String) -> String {
+        removingExtension(output) + ".card.png"
     }
 
     /// `path` without `.` components, or only its last component when it is absolute or

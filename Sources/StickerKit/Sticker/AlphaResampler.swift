@@ -15,24 +15,30 @@ enum AlphaResampler {
             }
             return RGBAImage(width: crop.width, height: crop.height, pixels: output)
         }
+        try Task.checkCancellation()
+        return resample(image, region: layout.region, width: layout.outputWidth, height: layout.outputHeight)
+    }
+
+    /// `region` of `image` resampled to `width` x `height` with premultiplied colour.
+    static func resample(_ image: RGBAImage, region: Resampler.Region, width: Int, height: Int) -> RGBAImage {
         var premultiplied = [Float](repeating: 0, count: image.pixels.count)
         for i in 0..<image.pixelCount {
             let a = Float(image.pixels[i * 4 + 3])
             for c in 0..<3 { premultiplied[i * 4 + c] = Float(image.pixels[i * 4 + c]) * a / 255 }
             premultiplied[i * 4 + 3] = a
         }
-        try Task.checkCancellation()
         let scaled = premultiplied.withUnsafeBufferPointer {
-            Resampler.resample($0, width: image.width, height: image.height, channels: 4, region: layout.region,
-                               width: layout.outputWidth, height: layout.outputHeight)
+            Resampler.resample($0, width: image.width, height: image.height, channels: 4, region: region,
+                               width: width, height: height)
         }
-        for i in 0..<(layout.outputWidth * layout.outputHeight) {
+        var output = [UInt8](repeating: 0, count: width * height * 4)
+        for i in 0..<(width * height) {
             let a = scaled[i * 4 + 3]
             let alpha = UInt8(min(255, max(0, a.rounded())))
             guard alpha > 0 else { continue }
             for c in 0..<3 { output[i * 4 + c] = UInt8(min(255, max(0, (scaled[i * 4 + c] * 255 / a).rounded()))) }
             output[i * 4 + 3] = alpha
         }
-        return RGBAImage(width: layout.outputWidth, height: layout.outputHeight, pixels: output)
+        return RGBAImage(width: width, height: height, pixels: output)
     }
 }

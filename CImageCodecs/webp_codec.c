@@ -1,0 +1,95 @@
+// WebP decode and encode over libwebp. libwebp reports errors by return value (no
+// longjmp), so these shims only translate them into statuses and messages.
+#include "CImageCodecs.h"
+#include "shim_message.h"
+
+#include <stdlib.h>
+#include <webp/decode.h>
+#include <webp/encode.h>
+
+struct cic_webp_decoder {
+    const uint8_t *data;
+    size_t length;
+    uint32_t width;
+    uint32_t height;
+};
+
+cic_status cic_webp_open(const uint8_t *data, size_t length, uint64_t max_pixels,
+                         cic_webp_decoder **result, cic_header *header,
+                         char *message, size_t message_capacity) {
+    *result = NULL;
+    WebPBitstreamFeatures features;
+    VP8StatusCode status = WebPGetFeatures(data, length, &features);
+    if (status != VP8_STATUS_OK) {
+        cic_set_message(message, message_capacity,
+                        status == VP8_STATUS_NOT_ENOUGH_DATA ? "WebP file is truncated" : "not a valid WebP file");
+        return CIC_ERR_CORRUPT;
+    }
+    uint32_t width = (uint32_t)features.width, height = (uint32_t)features.height;
+    header->source_width = header->width = width;
+    header->source_height = header->height = height;
+    if (features.has_animation) {
+        cic_set_message(message, message_capacity, "animated WebP is not supported");
+        return CIC_ERR_UNSUPPORTED;
+    }
+    if (max_pixels > 0 && (uint64_t)width * height > max_pixels) {
+        cic_set_message(message, message_capacity,
+                        "image is %ux%u (%llu pixels), over the budget of %llu pixels",
+                        width, height, (unsigned long long)width * height,
+                        (unsigned long long)max_pixels);
+        return CIC_ERR_TOO_MANY_PIXELS;
+    }
+    struct cic_webp_decoder *decoder = calloc(1, sizeof *decoder);
+    if (decoder == NULL) return CIC_ERR_OUT_OF_MEMORY;
+    decoder->data = data;
+    decoder->length = length;
+    decoder->width = width;
+    decoder->height = height;
+    header->scale_denom = 1;
+    header->orientation = 1;
+    header->has_alpha = features.has_alpha;
+    header->bit_depth = 8;
+    *result = decoder;
+    return CIC_OK;
+}
+
+cic_status cic_webp_read(cic_webp_decoder *decoder, uint8_t *rgba, char *message, size_t message_capacity) {
+    if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
+    size_t stride = (size_t)decoder->width * 4;
+    if (WebPDecodeRGBAInto(decoder->data, decoder->length, rgba, stride * decoder->height, (int)stride) == NULL) {
+        cic_set_message(message, message_capacity, "WebP data is corrupt or truncated");
+        return CIC_ERR_CORRUPT;
+    }
+    return CIC_OK;
+}
+
+void cic_webp_close(cic_webp_decoder *decoder) { free(decoder); }
+
+cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality,
+                           uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
+    *out = NULL;
+    *out_length = 0;
+    if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
+        cic_set_message(message, message_capacity, "cannot encode a %ux%u image as WebP", width, height);
+        return CIC_ERR_ARGUMENT;
+    }
+    uint8_t *encoded = NULL;
+    size_t length = quality < 0
+        ? WebPEncodeLosslessRGBA(rgba, (int)width, (int)height, (int)width * 4, &encoded)
+        : WebPEncodeRGBA(rgba, (int)width, (int)height, (int)width * 4, (float)quality, &encoded);
+    if (length == 0 || encoded == NULL) {
+        WebPFree(encoded);
+        cic_set_message(message, message_capacity, "WebP encoding failed");
+        return CIC_ERR_OUT_OF_MEMORY;
+    }
+    // Hand back a malloc'd copy, so that `cic_free` frees every shim's output.
+    *out = malloc(length);
+    if (*out == NULL) {
+        WebPFree(encoded);
+        return CIC_ERR_OUT_OF_MEMORY;
+    }
+    memcpy(*out, encoded, length);
+    *out_length = length;
+    WebPFree(encoded);
+    return CIC_OK;
+}

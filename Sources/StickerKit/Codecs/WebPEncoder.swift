@@ -1,0 +1,26 @@
+import CImageCodecs
+import Foundation
+
+/// Encodes RGBA8 images as WebP through libwebp: lossless, or lossy at a quality 0-100
+/// (alpha is kept either way).
+public struct WebPEncoder: Sendable {
+    /// nil for lossless.
+    public var quality: Int?
+
+    public init(quality: Int? = nil) {
+        self.quality = quality
+    }
+
+    public func encode(_ image: RGBAImage) throws(CodecError) -> Data {
+        var output: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        defer { cic_free(output) }
+        try CodecStatus.check { message, capacity in
+            image.pixels.withUnsafeBufferPointer { pixels in
+                cic_webp_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), Int32(quality ?? -1),
+                                &output, &length, message, capacity)
+            }
+        }
+        return Data(bytes: output!, count: length)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Fits a sticker to a `StickerPreset`: places it on the platform's canvas and encodes it
+/// under the byte limit, trying the cheapest faithful encoding first.
+///
+/// PNG: the fast encoding, then zlib 9 with adaptive filters, then colour depth reduced
+/// to 7, 6, 5 and 4 bits per channel (alpha kept), which makes runs zlib can use. WebP:
+/// lossless, then lossy at the highest quality that fits (binary search over 5-95).
+/// When nothing fits, the sticker fails with the smallest size reached.
+public enum PresetRenderer {
+    /// The encoded file and its pixel size.
+    public static func render(_ sticker: RGBAImage, preset: StickerPreset) throws -> (Data, (width: Int, height: Int)) {
+        let placed = place(sticker, on: preset.canvas)
+        let size = (placed.width, placed.height)
+        let limit = preset.byteLimit
+        var smallest = Int.max
+        for attempt in attempts(for: preset.format) {
+            let data = try attempt(placed)
+            if data.count <= limit { return (data, size) }
+            smallest = min(smallest, data.count)
+        }
+        if preset.format == .webp, let data = try bestLossyWebP(placed, limit: limit, smallest: &smallest) {
+            return (data, size)
+        }
+        throw PresetError.overByteLimit(preset: preset, bytes: smallest, limit: limit)
+    }
+
+    /// The sticker scaled (premultiplied, area-averaged or interpolated) onto the canvas.
+    static func place(_ sticker: RGBAImage, on canvas: StickerPreset.Canvas) -> RGBAImage {
+        let longest = Double(max(sticker.width, sticker.height))
+        let full = Resampler.Region(x: 0, y: 0, width: Double(sticker.width), height: Double(sticker.height))
+        switch canvas {
+        case .longSide(let side):
+            let scale = Double(side) / longest
+            let width = sticker.width >= sticker.height ? side : max(1, Int((Double(sticker.width) * scale).rounded()))
+            let height = sticker.height >= sticker.width ? side : max(1, Int((Double(sticker.height) * scale).rounded()))
+            return AlphaResampler.resample(sticker, region: full, width: width, height: height)
+        case .square(let side, let margin):
+            let room = Double(side - 2 * margin)
+            let width = max(1, Int((Double(sticker.width) * room / longest).rounded()))
+            let height = max(1, Int((Double(sticker.height) * room / longest).rounded()))
+            let scaled = AlphaResampler.resample(sticker, region: full, width: width, height: height)
+            var pixels = [UInt8](repeating: 0, count: side * side * 4)
+            let left = (side - width) / 2, top = (side - height) / 2
+            for y in 0..<height {
+                let target = ((top + y) * side + left) * 4
+                pixels.replaceSubrange(target..<target + width * 4, with: scaled.pixels[(y * width * 4)..<((y + 1) * width * 4)])
+            }
+            return RGBAImage(width: side, height: side, pixels: pixels)
+        }
+    }
+
+    private static func attempts(for format: ImageFormat) -> [(RGBAImage) throws -> Data] {
+        if format == .webp { return [{ try WebPEncoder().encode($0) }] }
+        let best = PNGEncoder(compressionLevel: 9, usesFastFilters: false)
+        return [{ try PNGEncoder().encode($0) }, { try best.encode($0) }]
+            + [7, 6, 5, 4].map { bits in { try best.encode(reducingDepth($0, toBits: bits)) } }
+    }
+
+    /// Each colour channel rounded to `bits` significant bits (alpha untouched).
+    static func reducingDepth(_ image: RGBAImage, toBits bits: Int) -> RGBAImage {
+        let step = 1 << (8 - bits)
+        var pixels = image.pixels
+        for index in pixels.indices where index % 4 != 3 {
+            let rounded = (Int(pixels[index]) + step / 2) / step * step
+            pixels[index] = UInt8(min(255, rounded))
+        }
+        return RGBAImage(width: image.width, height: image.height, pixels: pixels)
+    }
+
+    private static func bestLossyWebP(_ image: RGBAImage, limit: Int, smallest: inout Int) throws -> Data? {
+        var low = 5, high = 95
+        var best: Data?
+        while low <= high {
+            let quality = (low + high) / 2
+            let data = try WebPEncoder(quality: quality).encode(image)
+            smallest = min(smallest, data.count)
+            if data.count <= limit {
+                best = data
+                low = quality + 1
+            } else {
+                high = quality - 1
+            }
+        }
+        return best
+    }
+}
+
+/// Why a sticker cannot meet its preset.
+public enum PresetError: Error, Equatable, CustomStringConvertible {
+    case overByteLimit(preset: StickerPreset, bytes: Int, limit: Int)
+
+    public var description: String {
+        switch self {
+        case .overByteLimit(let preset, let bytes, let limit):
+            return "cannot meet the \(preset) limit of \(limit / 1024) KB: the smallest encoding was \(bytes) bytes"
+        }
+    }
+}
