@@ -20,7 +20,7 @@ public struct Scene: Sendable {
         case bar(x0: Double, y0: Double, x1: Double, y1: Double, thickness: Double)
 
         /// Coverage of the pixel centred at (px, py), ramping over `softness` pixels.
-        func coverage(_ px: Double, _ py: Double, softness: Double = 1) -> Double {
+        public func coverage(_ px: Double, _ py: Double, softness: Double = 1) -> Double {
             let edge: Double
             switch self {
             case .disc(let x, let y, let r):

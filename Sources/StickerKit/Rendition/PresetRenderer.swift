@@ -4,15 +4,16 @@ import Foundation
 /// under the byte limit, trying the cheapest faithful encoding first.
 ///
 /// PNG: the fast encoding, then zlib 9 with adaptive filters, then colour depth reduced
-/// to 7, 6, 5 and 4 bits per channel (alpha kept), which makes runs zlib can use. WebP:
+/// to 7, 6, 5, 4 and 3 bits per channel (alpha kept), which makes runs zlib can use. WebP:
 /// lossless, then lossy at the highest quality that fits (binary search over 5-95).
 /// When nothing fits, the sticker fails with the smallest size reached.
 public enum PresetRenderer {
-    /// The encoded file and its pixel size.
-    public static func render(_ sticker: RGBAImage, preset: StickerPreset) throws -> (Data, (width: Int, height: Int)) {
+    /// The encoded file and its pixel size. `byteLimit` overrides the preset's (for tests).
+    public static func render(_ sticker: RGBAImage, preset: StickerPreset,
+                              byteLimit: Int? = nil) throws -> (Data, (width: Int, height: Int)) {
         let placed = place(sticker, on: preset.canvas)
         let size = (placed.width, placed.height)
-        let limit = preset.byteLimit
+        let limit = byteLimit ?? preset.byteLimit
         var smallest = Int.max
         for attempt in attempts(for: preset.format) {
             let data = try attempt(placed)
@@ -54,7 +55,7 @@ public enum PresetRenderer {
         if format == .webp { return [{ try WebPEncoder().encode($0) }] }
         let best = PNGEncoder(compressionLevel: 9, usesFastFilters: false)
         return [{ try PNGEncoder().encode($0) }, { try best.encode($0) }]
-            + [7, 6, 5, 4].map { bits in { try best.encode(reducingDepth($0, toBits: bits)) } }
+            + [7, 6, 5, 4, 3].map { bits in { try best.encode(reducingDepth($0, toBits: bits)) } }
     }
 
     /// Each colour channel rounded to `bits` significant bits (alpha untouched).

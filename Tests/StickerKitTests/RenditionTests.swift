@@ -1,0 +1,138 @@
+import Foundation
+@testable import StickerKit
+import Testing
+import TestSupport
+
+/// Outline, shadow, card, presets and WebP: measured on pixels and bytes.
+@Suite struct RenditionTests {
+    /// A sticker: an opaque red disc of `radius` centred in a transparent square.
+    private func discSticker(radius: Double, size: Int) -> RGBAImage {
+        var pixels = [UInt8](repeating: 0, count: size * size * 4)
+        let shape = Scene.Shape.disc(x: Double(size) / 2, y: Double(size) / 2, radius: radius)
+        for y in 0..<size {
+            for x in 0..<size {
+                let coverage = shape.coverage(Double(x) + 0.5, Double(y) + 0.5)
+                guard coverage > 0 else { continue }
+                pixels.replaceSubrange((y * size + x) * 4..<(y * size + x) * 4 + 4, with: [200, 30, 40, UInt8(coverage * 255)])
+            }
+        }
+        return RGBAImage(width: size, height: size, pixels: pixels)
+    }
+
+    private func pixel(_ image: RGBAImage, _ x: Int, _ y: Int) -> [UInt8] {
+        Array(image.pixels[(y * image.width + x) * 4..<(y * image.width + x) * 4 + 4])
+    }
+
+    /// Pixels with alpha >= 128.
+    private func solidArea(_ image: RGBAImage) -> Int {
+        stride(from: 3, to: image.pixels.count, by: 4).filter { image.pixels[$0] >= 128 }.count
+    }
+
+    @Test func distanceTransformIsExact() {
+        var generator = SplitMix64(seed: 7)
+        let width = 23, height = 17
+        let features = (0..<width * height).map { _ in generator.next() % 13 == 0 }
+        let distances = DistanceTransform.distances(width: width, height: height) { features[$0] }
+        for index in features.indices {
+            let (x, y) = (index % width, index / width)
+            var best = Float.infinity
+            for other in features.indices where features[other] {
+                let dx = Float(other % width - x), dy = Float(other / width - y)
+                best = min(best, (dx * dx + dy * dy).squareRoot())
+            }
+            #expect(abs(distances[index] - best) < 1e-4, "at \(x),\(y)")
+        }
+    }
+
+    @Test func outlineIsEvenAndTheCanvasGrows() {
+        let sticker = discSticker(radius: 30, size: 80)
+        let outlined = StickerStylist.apply(StickerStyle(outline: 10, outlineColor: [255, 255, 255]), to: sticker)
+        #expect(outlined.width == 100 && outlined.height == 100)
+        // The solid area is the disc grown by 10 px: radius 40, to within half a pixel.
+        let radius = (Double(solidArea(outlined)) / Double.pi).squareRoot()
+        #expect(abs(radius - 40) < 0.5, "radius \(radius)")
+        // Inside: the sticker untouched; 5 px outside the disc: opaque outline colour; 12 px: clear.
+        #expect(pixel(outlined, 50, 50) == [200, 30, 40, 255])
+        #expect(pixel(outlined, 50 + 35, 50) == [255, 255, 255, 255])
+        #expect(pixel(outlined, 50 + 42, 50)[3] == 0)
+        for angle in stride(from: 0.0, to: 2 * Double.pi, by: 0.3) {
+            let x = 50 + Int((35 * cos(angle)).rounded()), y = 50 + Int((35 * sin(angle)).rounded())
+            #expect(pixel(outlined, x, y) == [255, 255, 255, 255], "at angle \(angle)")
+        }
+    }
+
+    @Test func shadowFallsBelowAndNeverClips() {
+        let sticker = discSticker(radius: 30, size: 80)
+        let shadowed = StickerStylist.apply(StickerStyle(shadow: true), to: sticker)
+        #expect(shadowed.width > 80 && shadowed.height == shadowed.width)
+        let centre = shadowed.width / 2
+        let below = pixel(shadowed, centre, centre + 32), above = pixel(shadowed, centre, centre - 32)
+        #expect(below[3] > above[3] && below[3] > 20, "below \(below), above \(above)")
+        #expect(below[0] < 10 && below[1] < 10 && below[2] < 10)
+        // Nothing reaches the canvas edge.
+        let edges = (0..<shadowed.width).flatMap { [pixel(shadowed, $0, 0)[3], pixel(shadowed, $0, shadowed.height - 1)[3]] }
+        #expect(edges.allSatisfy { $0 == 0 })
+        #expect(pixel(shadowed, centre, centre) == [200, 30, 40, 255])
+    }
+
+    @Test func cardIsTheStickerOnItsGradient() {
+        let sticker = discSticker(radius: 30, size: 80)
+        let top = PaletteColor(red: 250, green: 240, blue: 200, share: 0.5)
+        let bottom = PaletteColor(red: 20, green: 40, blue: 90, share: 0.5)
+        let card = CardRenderer.render(sticker, gradient: [top, bottom])
+        #expect(card.width == 128 && card.height == 128)
+        #expect(!card.hasTransparency)
+        #expect(pixel(card, 0, 0) == [250, 240, 200, 255])
+        #expect(pixel(card, 127, 127) == [20, 40, 90, 255])
+        #expect(pixel(card, 64, 64) == [200, 30, 40, 255])
+    }
+
+    @Test(arguments: [
+        (StickerPreset.telegram, 512, 256), (.whatsapp, 512, 512), (.signal, 512, 512), (.imessage(size: 618), 618, 618),
+        (.discord, 320, 320),
+    ])
+    func presetsMeetTheirCanvasAndLimit(preset: StickerPreset, width: Int, height: Int) throws {
+        let scene = Scene(width: 300, height: 150, background: .texture([120, 140, 90], amplitude: 60),
+                          shapes: [(.disc(x: 150, y: 75, radius: 50), [200, 40, 40])])
+        let (data, size) = try PresetRenderer.render(scene.render().image, preset: preset)
+        #expect(size.width == width && size.height == height)
+        #expect(data.count <= preset.byteLimit)
+        let decoded = try ImageDecoder.decode(data)
+        #expect(decoded.format == preset.format)
+        #expect(decoded.image.width == width && decoded.image.height == height)
+        if preset == .whatsapp {
+            // The 16 px margin is transparent; the photo-like sticker fills the rest.
+            #expect((0..<512).allSatisfy { decoded.image.pixels[($0 * 512 + 15) * 4 + 3] == 0 })
+            #expect(decoded.image.pixels[(256 * 512 + 16) * 4 + 3] > 200)
+        }
+    }
+
+    @Test func anOverLimitStickerIsReducedOrFailsClearly() throws {
+        // A grainy photo-like square: its fast PNG is well over Signal's 300 KB.
+        var scene = Scene(width: 512, height: 512, background: .texture([120, 140, 90], amplitude: 80),
+                          shapes: [(.disc(x: 256, y: 256, radius: 150), [200, 40, 40])])
+        scene.noise = 6
+        let grainy = scene.render().image
+        #expect(try PNGEncoder().encode(grainy).count > StickerPreset.signal.byteLimit)
+        let (data, _) = try PresetRenderer.render(grainy, preset: .signal)
+        #expect(data.count <= StickerPreset.signal.byteLimit)
+        let decoded = try ImageDecoder.decode(data).image
+        let error = zip(decoded.pixels, grainy.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(error <= 16, "colour depth reduced too far: max error \(error)")
+        #expect(throws: PresetError.self) { try PresetRenderer.render(grainy, preset: .whatsapp, byteLimit: 2000) }
+    }
+
+    @Test func webPRoundTripsAndAnimatedWebPIsUnsupported() throws {
+        let sticker = discSticker(radius: 20, size: 48)
+        let decoded = try ImageDecoder.decode(try WebPEncoder().encode(sticker))
+        #expect(decoded.format == .webp && decoded.declaresAlpha)
+        for index in 0..<sticker.pixelCount where sticker.pixels[index * 4 + 3] > 0 {
+            #expect(decoded.image.pixels[index * 4..<index * 4 + 4] == sticker.pixels[index * 4..<index * 4 + 4])
+        }
+        // A VP8X header whose flags say "animation".
+        var animated = Data("RIFF".utf8) + Data([22, 0, 0, 0]) + Data("WEBPVP8X".utf8) + Data([10, 0, 0, 0])
+        animated += Data([0x02, 0, 0, 0, 47, 0, 0, 47, 0, 0])
+        animated += Data("ANIM".utf8) + Data([6, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(throws: CodecError.unsupported(reason: "animated WebP is not supported")) { try ImageDecoder.decode(animated) }
+    }
+}
