@@ -1,7 +1,7 @@
-// libFuzzer target over the decode entry points of CImageCodecs (PNG and JPEG), the
+// libFuzzer target over the decode entry points of CImageCodecs (PNG, JPEG, WebP), the
 // code every input file reaches first. Built and run by `Scripts/fuzz`.
 //
-// Each input goes through both decoders (each refuses the other's signature at once),
+// Each input goes through every decoder (each refuses the others' signatures at once),
 // the way `ImageDecoder` calls them: open with a pixel budget, then read into a buffer
 // of the size the header promised. JPEGs are decoded twice, at full size and with DCT
 // shrink-on-load, because the two take different paths through the orientation scatter.
@@ -61,11 +61,30 @@ static void decode_jpeg(const uint8_t *data, size_t size, uint32_t min_long_side
     check_message(message);
 }
 
+static void decode_webp(const uint8_t *data, size_t size) {
+    char message[CIC_MESSAGE_CAPACITY] = {0};
+    cic_webp_decoder *decoder = NULL;
+    cic_header header;
+    memset(&header, 0, sizeof header);
+    if (cic_webp_open(data, size, fuzz_pixel_budget, &decoder, &header, message, sizeof message) == CIC_OK) {
+        uint8_t *pixels = malloc((size_t)header.width * header.height * 4);
+        if (pixels != NULL) {
+            cic_webp_read(decoder, pixels, message, sizeof message);
+            free(pixels);
+        }
+    } else if (decoder != NULL) {
+        abort();
+    }
+    cic_webp_close(decoder);
+    check_message(message);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t orientation = cic_exif_orientation(data, size);
     if (orientation < 1 || orientation > 8) abort();
     decode_png(data, size);
     decode_jpeg(data, size, 0);
     decode_jpeg(data, size, 16);
+    decode_webp(data, size);
     return 0;
 }

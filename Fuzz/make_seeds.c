@@ -3,7 +3,8 @@
 //
 // JPEGs come from the project's own encoder (baseline, progressive, grey, Adobe CMYK,
 // every EXIF orientation); PNGs from libpng directly, one per colour type, bit depth and
-// interlace method, palettes with and without tRNS; and bare EXIF payloads.
+// interlace method, palettes with and without tRNS; WebP lossless and lossy with alpha;
+// and bare EXIF payloads.
 #include "CImageCodecs.h"
 
 #include <png.h>
@@ -161,11 +162,31 @@ static int write_exif(const char *folder) {
          + write_file(folder, "exif-little-endian.bin", little, sizeof little);
 }
 
+static int write_webps(const char *folder) {
+    uint8_t *rgba = make_rgba(24, 16);
+    int failures = 0;
+    const int qualities[] = {-1, 60};
+    const char *names[] = {"lossless.webp", "lossy-alpha.webp"};
+    for (int i = 0; i < 2; i++) {
+        uint8_t *bytes = NULL;
+        size_t length = 0;
+        char message[CIC_MESSAGE_CAPACITY];
+        if (cic_webp_encode(rgba, 24, 16, qualities[i], &bytes, &length, message, sizeof message) != CIC_OK) {
+            failures++;
+            continue;
+        }
+        failures += write_file(folder, names[i], bytes, length);
+        cic_free(bytes);
+    }
+    free(rgba);
+    return failures;
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_seeds FOLDER\n");
         return 2;
     }
-    int failures = write_jpegs(argv[1]) + write_pngs(argv[1]) + write_exif(argv[1]);
+    int failures = write_jpegs(argv[1]) + write_pngs(argv[1]) + write_webps(argv[1]) + write_exif(argv[1]);
     return failures == 0 ? 0 : 1;
 }

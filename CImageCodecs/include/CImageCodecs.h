@@ -1,4 +1,5 @@
-// CImageCodecs: thin C shims over libpng, libjpeg(-turbo), libwebp and libcrypto's SHA-256.
+// CImageCodecs: thin C shims over libpng, libjpeg(-turbo), libwebp, libheif (loaded at run
+// time) and libcrypto's SHA-256.
 //
 // Why this exists: libpng and libjpeg report fatal errors with longjmp. A longjmp that
 // crossed a Swift frame would skip Swift's cleanup and corrupt the program, so every shim
@@ -108,6 +109,18 @@ cic_status cic_webp_open(const uint8_t *data, size_t length, uint64_t max_pixels
 cic_status cic_webp_read(cic_webp_decoder *decoder, uint8_t *rgba,
                          char *message, size_t message_capacity);
 void cic_webp_close(cic_webp_decoder *decoder);
+
+typedef struct cic_heif_decoder cic_heif_decoder;
+
+/// Reads a HEIC/HEIF header through libheif, loaded with dlopen from `library` (e.g.
+/// "libheif.so.1") on first use; CIC_ERR_UNSUPPORTED naming the package when absent.
+/// Rotation and mirroring in the file are applied by libheif.
+cic_status cic_heif_open(const uint8_t *data, size_t length, uint64_t max_pixels, const char *library,
+                         cic_heif_decoder **decoder, cic_header *header,
+                         char *message, size_t message_capacity);
+cic_status cic_heif_read(cic_heif_decoder *decoder, uint8_t *rgba,
+                         char *message, size_t message_capacity);
+void cic_heif_close(cic_heif_decoder *decoder);
 
 /// Encodes RGBA8 as WebP: lossless when `quality` < 0, else lossy at quality 0-100 (alpha
 /// kept). `*out` is malloc'd; free it with `cic_free`.

@@ -7,6 +7,8 @@ public struct DecodeOptions: Sendable, Hashable {
     public var minimumLongSide: Int?
     /// Apply the EXIF orientation so every later stage sees the image upright.
     public var appliesOrientation: Bool
+    /// The shared library HEIC/HEIF is decoded with, loaded on first use.
+    public var heifLibrary = "libheif.so.1"
 
     public static let defaultMaxPixels = 100_000_000
 

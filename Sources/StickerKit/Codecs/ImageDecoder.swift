@@ -1,7 +1,8 @@
 import CImageCodecs
 import Foundation
 
-/// Decodes PNG, JPEG and WebP bytes to upright RGBA8 through the C shims.
+/// Decodes PNG, JPEG, WebP and (with libheif installed) HEIC bytes to upright RGBA8
+/// through the C shims.
 ///
 ///     let decoded = try ImageDecoder.decode(data, options: DecodeOptions(minimumLongSide: 1024))
 public enum ImageDecoder {
@@ -14,6 +15,7 @@ public enum ImageDecoder {
                 case .png: return try decodePNG(bytes, options: options)
                 case .jpeg: return try decodeJPEG(bytes, options: options)
                 case .webp: return try decodeWebP(bytes, options: options)
+                case .heif: return try decodeHEIF(bytes, options: options)
                 }
             }
         }
@@ -64,6 +66,21 @@ public enum ImageDecoder {
             cic_webp_read(decoder, pixels, message, capacity)
         }
         return DecodedImage(image: image, format: .webp, sourceWidth: Int(header.source_width),
+                            sourceHeight: Int(header.source_height), declaresAlpha: header.has_alpha != 0)
+    }
+
+    private static func decodeHEIF(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        var decoder: OpaquePointer?
+        var header = cic_header()
+        defer { cic_heif_close(decoder) }
+        try CodecStatus.check({ message, capacity in
+            cic_heif_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), options.heifLibrary, &decoder,
+                          &header, message, capacity)
+        }, tooManyPixels: { tooMany(header, options) })
+        let image = try readPixels(header) { pixels, message, capacity in
+            cic_heif_read(decoder, pixels, message, capacity)
+        }
+        return DecodedImage(image: image, format: .heif, sourceWidth: Int(header.source_width),
                             sourceHeight: Int(header.source_height), declaresAlpha: header.has_alpha != 0)
     }
 

@@ -3,6 +3,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case png
     case jpeg
     case webp
+    /// HEIC/HEIF (decoded when libheif is installed).
+    case heif
 
     /// The format whose signature starts `bytes`, or nil.
     public init?(sniffing bytes: some Collection<UInt8>) {
@@ -13,13 +15,19 @@ public enum ImageFormat: String, Sendable, CaseIterable {
             self = .jpeg
         } else if head.count == 12, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual("WEBP".utf8) {
             self = .webp
+        } else if head.count == 12, head[4..<8].elementsEqual("ftyp".utf8),
+                  ImageFormat.heifBrands.contains(String(decoding: head[8..<12], as: UTF8.self)) {
+            self = .heif
         } else {
             return nil
         }
     }
 
     /// File name extensions that mark an image when a folder is walked.
-    public static let fileExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "webp"]
+    public static let fileExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "webp", "heic", "heif"]
+
+    /// ISO BMFF major brands of HEIF still images.
+    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "mif1", "msf1"]
 
     /// Bytes `init(sniffing:)` looks at.
     public static let signatureLength = 12

@@ -1,0 +1,148 @@
+// HEIC/HEIF decode through libheif, loaded at run time with dlopen: the build needs no
+// libheif headers or package, and a machine without libheif gets a clear per-file error
+// naming the package to install instead of a binary that will not start.
+//
+// The declarations below are the part of libheif's stable C API (libheif/heif.h, 1.x)
+// that this shim calls; the enum values are those the header fixes.
+#include "CImageCodecs.h"
+#include "shim_message.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+struct heif_context;
+struct heif_image_handle;
+struct heif_image;
+struct heif_error {
+    int code;       // 0 is heif_error_Ok
+    int subcode;
+    const char *message;
+};
+enum { heif_colorspace_RGB = 1, heif_chroma_interleaved_RGBA = 11, heif_channel_interleaved = 10 };
+
+static struct {
+    int loaded;
+    struct heif_context *(*context_alloc)(void);
+    void (*context_free)(struct heif_context *);
+    struct heif_error (*read_from_memory)(struct heif_context *, const void *, size_t, const void *);
+    struct heif_error (*primary_handle)(struct heif_context *, struct heif_image_handle **);
+    int (*handle_width)(const struct heif_image_handle *);
+    int (*handle_height)(const struct heif_image_handle *);
+    int (*handle_has_alpha)(const struct heif_image_handle *);
+    void (*handle_release)(const struct heif_image_handle *);
+    struct heif_error (*decode)(const struct heif_image_handle *, struct heif_image **, int, int, const void *);
+    const uint8_t *(*plane)(const struct heif_image *, int, int *);
+    void (*image_release)(const struct heif_image *);
+} heif;
+
+static pthread_mutex_t heif_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/// Loads libheif from `library`; 1 when it loaded with every function. Once loaded the
+/// functions are kept for the process (dlopen of the same name is then only a lookup);
+/// a failed load is retried at the next file.
+static int heif_load(const char *library) {
+    pthread_mutex_lock(&heif_lock);
+    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
+    if (handle != NULL && heif.loaded) {
+        dlclose(handle);  // the first load's reference keeps it mapped
+    } else if (handle != NULL) {
+        *(void **)&heif.context_alloc = dlsym(handle, "heif_context_alloc");
+        *(void **)&heif.context_free = dlsym(handle, "heif_context_free");
+        *(void **)&heif.read_from_memory = dlsym(handle, "heif_context_read_from_memory_without_copy");
+        *(void **)&heif.primary_handle = dlsym(handle, "heif_context_get_primary_image_handle");
+        *(void **)&heif.handle_width = dlsym(handle, "heif_image_handle_get_width");
+        *(void **)&heif.handle_height = dlsym(handle, "heif_image_handle_get_height");
+        *(void **)&heif.handle_has_alpha = dlsym(handle, "heif_image_handle_has_alpha_channel");
+        *(void **)&heif.handle_release = dlsym(handle, "heif_image_handle_release");
+        *(void **)&heif.decode = dlsym(handle, "heif_decode_image");
+        *(void **)&heif.plane = dlsym(handle, "heif_image_get_plane_readonly");
+        *(void **)&heif.image_release = dlsym(handle, "heif_image_release");
+        heif.loaded = heif.context_alloc && heif.context_free && heif.read_from_memory && heif.primary_handle
+            && heif.handle_width && heif.handle_height && heif.handle_has_alpha && heif.handle_release
+            && heif.decode && heif.plane && heif.image_release;
+        if (!heif.loaded) dlclose(handle);
+    }
+    int loaded = handle != NULL && heif.loaded;
+    pthread_mutex_unlock(&heif_lock);
+    return loaded;
+}
+
+struct cic_heif_decoder {
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    uint32_t width;
+    uint32_t height;
+};
+
+void cic_heif_close(cic_heif_decoder *decoder) {
+    if (decoder == NULL) return;
+    if (decoder->handle != NULL) heif.handle_release(decoder->handle);
+    if (decoder->context != NULL) heif.context_free(decoder->context);
+    free(decoder);
+}
+
+cic_status cic_heif_open(const uint8_t *data, size_t length, uint64_t max_pixels, const char *library,
+                         cic_heif_decoder **result, cic_header *header,
+                         char *message, size_t message_capacity) {
+    *result = NULL;
+    if (!heif_load(library)) {
+        cic_set_message(message, message_capacity,
+                        "HEIC/HEIF needs libheif, which is not installed (apt-get install libheif1)");
+        return CIC_ERR_UNSUPPORTED;
+    }
+    struct cic_heif_decoder *decoder = calloc(1, sizeof *decoder);
+    if (decoder == NULL) return CIC_ERR_OUT_OF_MEMORY;
+    decoder->context = heif.context_alloc();
+    if (decoder->context == NULL) {
+        free(decoder);
+        return CIC_ERR_OUT_OF_MEMORY;
+    }
+    struct heif_error error = heif.read_from_memory(decoder->context, data, length, NULL);
+    if (error.code == 0) error = heif.primary_handle(decoder->context, &decoder->handle);
+    if (error.code != 0) {
+        cic_set_message(message, message_capacity, "%s", error.message ? error.message : "not a valid HEIF file");
+        cic_heif_close(decoder);
+        return CIC_ERR_CORRUPT;
+    }
+    int width = heif.handle_width(decoder->handle), height = heif.handle_height(decoder->handle);
+    header->source_width = header->width = (uint32_t)(width > 0 ? width : 0);
+    header->source_height = header->height = (uint32_t)(height > 0 ? height : 0);
+    if (width <= 0 || height <= 0 || (max_pixels > 0 && (uint64_t)width * (uint64_t)height > max_pixels)) {
+        cic_set_message(message, message_capacity,
+                        "image is %dx%d (%llu pixels), over the budget of %llu pixels", width, height,
+                        (unsigned long long)((uint64_t)width * (uint64_t)height), (unsigned long long)max_pixels);
+        cic_heif_close(decoder);
+        return CIC_ERR_TOO_MANY_PIXELS;
+    }
+    decoder->width = (uint32_t)width;
+    decoder->height = (uint32_t)height;
+    header->scale_denom = 1;
+    header->orientation = 1;  // libheif applies the file's rotation and mirroring itself
+    header->has_alpha = heif.handle_has_alpha(decoder->handle) != 0;
+    header->bit_depth = 8;
+    *result = decoder;
+    return CIC_OK;
+}
+
+cic_status cic_heif_read(cic_heif_decoder *decoder, uint8_t *rgba, char *message, size_t message_capacity) {
+    if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
+    struct heif_image *image = NULL;
+    struct heif_error error = heif.decode(decoder->handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, NULL);
+    if (error.code != 0 || image == NULL) {
+        cic_set_message(message, message_capacity, "%s", error.message ? error.message : "HEIF decoding failed");
+        return CIC_ERR_CORRUPT;
+    }
+    int stride = 0;
+    const uint8_t *plane = heif.plane(image, heif_channel_interleaved, &stride);
+    if (plane == NULL || stride < (int)decoder->width * 4) {
+        heif.image_release(image);
+        cic_set_message(message, message_capacity, "HEIF decoder returned no RGBA plane");
+        return CIC_ERR_CORRUPT;
+    }
+    for (uint32_t y = 0; y < decoder->height; y++) {
+        memcpy(rgba + (size_t)y * decoder->width * 4, plane + (size_t)y * (size_t)stride, (size_t)decoder->width * 4);
+    }
+    heif.image_release(image);
+    return CIC_OK;
+}
