@@ -24,6 +24,7 @@ let package = Package(
         .executableTarget(name: "stickerize", dependencies: ["StickerKit"]),
         .target(name: "PaletteBenchmark", dependencies: ["StickerKit"]),
         .executableTarget(name: "stickerize-bench", dependencies: ["StickerKit", "PaletteBenchmark"]),
+        .executableTarget(name: "using-stickerkit", dependencies: ["StickerKit"], path: "Examples/UsingStickerKit"),
         .target(name: "TestSupport", dependencies: ["StickerKit", "CImageCodecs"], path: "Tests/TestSupport"),
         .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "CImageCodecs", "TestSupport", "PaletteBenchmark"]),
         .testTarget(name: "stickerizeTests", dependencies: ["stickerize", "StickerKit", "TestSupport"],

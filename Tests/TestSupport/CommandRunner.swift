@@ -1,6 +1,6 @@
 import Foundation
 
-/// Runs the built `stickerize` binary and captures what it does.
+/// Runs a built binary (`stickerize`, or the library example) and captures what it does.
 public struct CommandRunner: Sendable {
     public struct Result: Sendable {
         public var status: Int32
@@ -10,13 +10,13 @@ public struct CommandRunner: Sendable {
 
     public let executable: URL
 
-    /// The `stickerize` built next to the test bundle.
-    public init() {
+    /// The executable (`stickerize` unless named) built next to the test bundle.
+    public init(_ name: String = "stickerize") {
         let buildFolder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        var candidate = buildFolder.appendingPathComponent("stickerize")
+        var candidate = buildFolder.appendingPathComponent(name)
         // Under `swift test` the test binary may sit inside an .xctest bundle.
         if !FileManager.default.isExecutableFile(atPath: candidate.path) {
-            candidate = buildFolder.deletingLastPathComponent().appendingPathComponent("stickerize")
+            candidate = buildFolder.deletingLastPathComponent().appendingPathComponent(name)
         }
         executable = candidate
     }
