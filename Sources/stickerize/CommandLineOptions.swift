@@ -18,6 +18,7 @@ struct CommandLineOptions: Equatable {
     var preset: StickerPreset?
     var style = StickerStyle()
     var writesCard = false
+    var previewFile: String?
     var usesCache = true
     var json = false
     var quiet = false

@@ -75,6 +75,11 @@ struct OptionSpec: Sendable {
         OptionSpec(long: "shadow", help: "a soft drop shadow under the sticker", applyFlag: { $0.style.shadow = true }),
         OptionSpec(long: "card", help: "also write NAME.card.png: the sticker on its palette gradient",
                    applyFlag: { $0.writesCard = true }),
+        OptionSpec(long: "preview", valueName: "FILE", help: "also write an HTML page showing every input, sticker, card and failure",
+                   applyValue: { options, value throws(UsageError) in
+                       guard !value.isEmpty else { throw UsageError("--preview needs a file name") }
+                       options.previewFile = value
+                   }),
         OptionSpec(long: "shard", valueName: "I/N", help: "process only shard I of N (a stable split by path, for CI matrices)",
                    applyValue: { options, value throws(UsageError) in
                        guard let shard = Shard(value) else {

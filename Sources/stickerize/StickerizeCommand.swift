@@ -76,11 +76,19 @@ enum StickerizeCommand {
         do {
             if let manifestProblem { throw manifestProblem }
             try manifest.finish()
+            if let previewFile = options.previewFile { try writePreview(previewFile, output: output) }
         } catch {
-            reporter.warn("manifest not written (\(error))")
+            reporter.warn("manifest or preview not written (\(error))")
         }
         reporter.finish(summary)
         if summary.wasCancelled { return .interrupted }
         return summary.failedCount > 0 ? .someInputsFailed : .success
+    }
+
+    /// `--preview FILE`: the HTML page for the manifest just written.
+    private static func writePreview(_ file: String, output: URL) throws {
+        let page = URL(fileURLWithPath: file)
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: output.appendingPathComponent(Manifest.fileName)))
+        try AtomicFile.write(Data(PreviewPage.render(manifest, outputDirectory: output, page: page).utf8), to: page)
     }
 }

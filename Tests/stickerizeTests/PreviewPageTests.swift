@@ -1,0 +1,76 @@
+import Foundation
+@testable import StickerKit
+import Testing
+import TestSupport
+
+/// `--preview` renders in a real browser: headless Chromium takes a screenshot of the
+/// page, and the screenshot's pixels must show the checkerboard, the sticker, its card,
+/// the palette swatches and the failure. (`Scripts/bootstrap --test` installs Chromium.)
+@Suite struct PreviewPageTests {
+    let runner = CommandRunner()
+
+    /// Pixels of `image` exactly equal to `rgb`.
+    private func count(_ rgb: [UInt8], in image: RGBAImage) -> Int {
+        stride(from: 0, to: image.pixels.count, by: 4).filter {
+            image.pixels[$0] == rgb[0] && image.pixels[$0 + 1] == rgb[1] && image.pixels[$0 + 2] == rgb[2]
+        }.count
+    }
+
+    private func rgb(_ hex: String) -> [UInt8] {
+        let value = UInt32(hex.dropFirst(), radix: 16) ?? 0
+        return [UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    @Test func previewShowsStickersCardsSwatchesAndFailuresInABrowser() throws {
+        let chromium = "/usr/bin/chromium"
+        try #require(FileManager.default.isExecutableFile(atPath: chromium), "Chromium is missing: run Scripts/bootstrap --test")
+        let photos = CommandLineTests.photos(2)
+        try Data("not an image".utf8).write(to: photos.appendingPathComponent("broken.jpg"))
+        let out = TestFiles.temporaryFolder("preview-out"), pages = TestFiles.temporaryFolder("preview-page")
+        let page = pages.appendingPathComponent("preview.html")
+        let result = try runner.run([photos.path, "--out", out.path, "--preview", page.path, "--card", "--no-cache", "-q"])
+        #expect(result.status == 1)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        // Links are relative to the page and lead to the written files.
+        for name in ["p000.png", "p000.card.png", "p001.png", "p001.card.png"] {
+            let link = PreviewPage.link(out.appendingPathComponent(name), from: pages)
+            #expect(html.contains("src=\"\(link)\""))
+            #expect(FileManager.default.fileExists(atPath: pages.appendingPathComponent(link).standardizedFileURL.path))
+        }
+        #expect(html.components(separatedBy: "src=\"data:image/png;base64,").count == 3)
+
+        let screenshot = pages.appendingPathComponent("shot.png")
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: chromium)
+        browser.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1000,1000",
+                             "--screenshot=\(screenshot.path)", page.absoluteString]
+        browser.standardOutput = FileHandle.nullDevice
+        browser.standardError = FileHandle.nullDevice
+        try browser.run()
+        browser.waitUntilExit()
+        #expect(browser.terminationStatus == 0)
+        let image = try ImageDecoder.decode(Data(contentsOf: screenshot)).image
+        #expect(image.width == 1000 && image.height == 1000)
+
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
+        let first = try #require(manifest.items.first { $0.output == "p000.png" })
+        // Swatches: 28 x 28 squares of each palette colour (at least their insides).
+        for swatch in first.palette ?? [] {
+            #expect(count(swatch.rgb, in: image) >= 26 * 26, "swatch \(swatch.hex) not on screen")
+        }
+        // The checkerboard's two greys, around the transparent parts of the sticker.
+        #expect(count([204, 204, 204], in: image) > 2000 && count([255, 255, 255], in: image) > 2000)
+        // The sticker's subject (blue-ish disc) appears at least twice: on the checkerboard and on the card.
+        let subject = try #require(first.subject?.first)
+        let target = subject.rgb.map(Int.init)
+        var near = 0
+        for offset in stride(from: 0, to: image.pixels.count, by: 4) {
+            var distance = 0
+            for channel in 0..<3 { distance += abs(Int(image.pixels[offset + channel]) - target[channel]) }
+            if distance < 30 { near += 1 }
+        }
+        #expect(near > 2 * 800, "subject colour \(subject.hex) covers \(near) pixels")
+        // The failure is listed, in the page's red.
+        #expect(html.contains("broken.jpg") && count(rgb("#aa0000"), in: image) > 50)
+    }
+}
