@@ -52,11 +52,23 @@ import TestSupport
         let (expected, runTime) = try reference(photos)
         var generator = SystemRandomNumberGenerator()
         var interrupted = 0
+        var outcomes: [String] = []
         for trial in 0..<6 {
             let out = TestFiles.temporaryFolder("fault-out"), cache = TestFiles.temporaryFolder("fault-cache")
             let (process, _, _) = try runner.start([photos.path, "--out", out.path, "--cache", cache.path, "-j", "2", "-q"])
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...runTime, using: &generator)))
-            let signal = trial % 2 == 0 ? SIGINT : SIGTERM
+            // Half the trials strike at a random moment from the start (startup included),
+            // half at a random moment after the first sticker is written (mid-batch, however
+            // fast or slow this machine and build are).
+            if trial % 2 == 1 {
+                var polls = 0
+                while try stickers(in: out).isEmpty, polls < 3000 {
+                    try await Task.sleep(for: .milliseconds(10))
+                    polls += 1
+                }
+            }
+            let delay = trial % 2 == 1 ? Int.random(in: 0...60, using: &generator) : Int.random(in: 0...runTime / 3, using: &generator)
+            try await Task.sleep(for: .milliseconds(delay))
+            let signal = trial % 4 < 2 ? SIGINT : SIGTERM
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
             // Before the handlers are installed the signal's default action ends the
@@ -65,6 +77,7 @@ import TestSupport
             #expect(process.terminationStatus == 130 || process.terminationStatus == 0 || killedEarly,
                     "trial \(trial): \(process.terminationReason) \(process.terminationStatus)")
             if process.terminationStatus == 130 { interrupted += 1 }
+            outcomes.append("\(delay) ms: \(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
             try expectConsistent(out: out, cache: cache, reference: expected)
             if process.terminationReason == .exit {
                 let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
@@ -77,7 +90,7 @@ import TestSupport
                 #expect(try stickers(in: out) == expected)
             }
         }
-        #expect(interrupted > 0, "no trial interrupted a running batch (run time \(runTime) ms)")
+        #expect(interrupted > 0, "no trial interrupted a running batch (run time \(runTime) ms): \(outcomes)")
     }
 
     @Test func twoRunsAtOnceShareOneCacheAndOneOutputFolder() throws {
