@@ -44,15 +44,7 @@ import TestSupport
     }
 
     @Test func pngBombIsRefusedFromTheHeader() throws {
-        // A header claiming 65535 x 65535 followed by a few bytes of pixel data.
-        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        var header = Data()
-        header.appendBigEndian(65535)
-        header.appendBigEndian(65535)
-        header.append(contentsOf: [8, 6, 0, 0, 0])
-        data.appendChunk("IHDR", header)
-        data.appendChunk("IDAT", TestPNGWriter.zlibStored([0, 0, 0, 0]))
-        data.appendChunk("IEND", Data())
+        let data = HostileFiles.pngHeaderBomb()
         #expect(throws: CodecError.tooManyPixels(width: 65535, height: 65535, limit: DecodeOptions.defaultMaxPixels)) {
             try ImageDecoder.decode(data)
         }

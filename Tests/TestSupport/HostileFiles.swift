@@ -13,6 +13,16 @@ public enum HostileFiles {
         return data
     }
 
+    /// A PNG whose header claims `width` x `height` RGBA pixels, followed by a few bytes of
+    /// pixel data: a decompression bomb refused from the header.
+    public static func pngHeaderBomb(width: Int = 65535, height: Int = 65535) -> Data {
+        var data = pngSignature
+        data.appendChunk("IHDR", header(width: width, height: height, bitDepth: 8, colorType: 6))
+        data.appendChunk("IDAT", TestPNGWriter.zlibStored([0, 0, 0, 0]))
+        data.appendChunk("IEND", Data())
+        return data
+    }
+
     /// `png` as an APNG of two frames: an acTL and fcTL before the IDAT (the default image
     /// is frame one) and an fdAT with a second frame's data after it.
     public static func apng(from png: Data) -> Data {

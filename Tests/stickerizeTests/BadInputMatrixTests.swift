@@ -59,7 +59,7 @@ import TestSupport
             ("zero-bytes.jpg", Data(), "empty file"),
             ("not-an-image.png", Data("GIF89a is not what this is\n".utf8), "not a PNG, JPEG or WebP image"),
             ("no-image-data.png", HostileFiles.pngWithoutImageData(from: png), "corrupt image"),
-            ("bomb-header.png", Self.headerBomb(), "over the pixel budget"),
+            ("bomb-header.png", HostileFiles.pngHeaderBomb(), "over the pixel budget"),
             ("bomb-data.png", HostileFiles.pngInflationBomb(width: 32, height: 32, inflatedBytes: 32 << 20), "goes on past"),
             ("palette-range.png", HostileFiles.paletteIndexOutOfRange(), "palette index 7 is out of range"),
             ("no-scans.jpg", HostileFiles.jpegWithoutScans(from: jpeg), "corrupt image"),
@@ -70,18 +70,6 @@ import TestSupport
             ("one-row.png", TestFiles.png(RGBAImage(width: 50, height: 1, pixels: (0..<50).flatMap { [UInt8($0 * 5), 9, 9, 255] })), "no subject found"),
             ("one-column.jpg", TestFiles.jpeg(RGBAImage(width: 1, height: 50, pixels: (0..<50).flatMap { [9, UInt8($0 * 5), 9, 255] })), "no subject found"),
         ]
-    }
-
-    private static func headerBomb() -> Data {
-        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
-        var header = Data()
-        header.appendBigEndian(65535)
-        header.appendBigEndian(65535)
-        header.append(contentsOf: [8, 6, 0, 0, 0])
-        data.appendChunk("IHDR", header)
-        data.appendChunk("IDAT", TestPNGWriter.zlibStored([0, 0, 0, 0]))
-        data.appendChunk("IEND", Data())
-        return data
     }
 
     private func write(_ data: Data, named name: [UInt8], in folder: URL) throws {

@@ -3,7 +3,7 @@ import StickerKit
 import Testing
 import TestSupport
 
-/// The README's "Using StickerKit" example is `Examples/UsingStickerKit/main.swift`, which
+/// The README's "Using StickerKit" example is `Examples/UsingStickerKit/UsingStickerKit.swift`, which
 /// the package builds as `using-stickerkit` against StickerKit's public API alone; here it
 /// runs, and the README's copy is checked to be the same code.
 @Suite struct LibraryExampleTests {
@@ -11,7 +11,7 @@ import TestSupport
         .deletingLastPathComponent()
 
     @Test func readmeShowsTheExampleThatBuilds() throws {
-        let example = try String(contentsOf: root.appendingPathComponent("Examples/UsingStickerKit/main.swift"), encoding: .utf8)
+        let example = try String(contentsOf: root.appendingPathComponent("Examples/UsingStickerKit/UsingStickerKit.swift"), encoding: .utf8)
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let section = try #require(readme.range(of: "## Using StickerKit"))
         let block = try #require(readme[section.upperBound...].range(of: "```swift\n"))

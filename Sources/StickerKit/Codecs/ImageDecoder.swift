@@ -22,32 +22,52 @@ public enum ImageDecoder {
         return try result.get()
     }
 
-    private static func decodePNG(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+    /// A decoder's three shim calls: open (header, pixel budget), read, close.
+    private struct Shim {
+        var open: (_ decoder: inout OpaquePointer?, _ header: inout cic_header,
+                   _ message: UnsafeMutablePointer<CChar>, _ capacity: Int) -> cic_status
+        var read: (OpaquePointer?, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<CChar>, Int) -> cic_status
+        var close: (OpaquePointer?) -> Void
+    }
+
+    /// Opens, then reads into a buffer Swift owns, then closes: the same for every format.
+    private static func run(_ shim: Shim, options: DecodeOptions) throws(CodecError) -> (RGBAImage, cic_header) {
         var decoder: OpaquePointer?
         var header = cic_header()
-        defer { cic_png_close(decoder) }
-        try CodecStatus.check({ message, capacity in
-            cic_png_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), &decoder, &header, message, capacity)
-        }, tooManyPixels: { tooMany(header, options) })
-        let image = try readPixels(header) { pixels, message, capacity in
-            cic_png_read(decoder, pixels, message, capacity)
-        }
-        return DecodedImage(image: image, format: .png, sourceWidth: Int(header.source_width),
-                            sourceHeight: Int(header.source_height), declaresAlpha: header.has_alpha != 0)
+        defer { shim.close(decoder) }
+        try CodecStatus.check({ message, capacity in shim.open(&decoder, &header, message, capacity) },
+                              tooManyPixels: { tooMany(header, options) })
+        let image = try readPixels(header) { pixels, message, capacity in shim.read(decoder, pixels, message, capacity) }
+        return (image, header)
+    }
+
+    private static func decodePNG(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        let shim = Shim(open: { cic_png_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), &$0, &$1, $2, $3) },
+                        read: cic_png_read, close: cic_png_close)
+        return decoded(try run(shim, options: options), format: .png)
+    }
+
+    private static func decodeWebP(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        let shim = Shim(open: { cic_webp_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), &$0, &$1, $2, $3) },
+                        read: cic_webp_read, close: cic_webp_close)
+        return decoded(try run(shim, options: options), format: .webp)
+    }
+
+    private static func decodeHEIF(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        let shim = Shim(open: {
+            cic_heif_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), options.heifLibrary, &$0, &$1, $2, $3)
+        }, read: cic_heif_read, close: cic_heif_close)
+        return decoded(try run(shim, options: options), format: .heif)
     }
 
     private static func decodeJPEG(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
-        var decoder: OpaquePointer?
-        var header = cic_header()
-        defer { cic_jpeg_close(decoder) }
         let minimumLongSide = UInt32(clamping: options.minimumLongSide ?? 0)
-        try CodecStatus.check({ message, capacity in
+        let shim = Shim(open: {
             cic_jpeg_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), minimumLongSide,
-                          options.appliesOrientation ? 1 : 0, &decoder, &header, message, capacity)
-        }, tooManyPixels: { tooMany(header, options) })
-        let image = try readPixels(header) { pixels, message, capacity in
-            cic_jpeg_read(decoder, pixels, message, capacity)
-        }
+                          options.appliesOrientation ? 1 : 0, &$0, &$1, $2, $3)
+        }, read: cic_jpeg_read, close: cic_jpeg_close)
+        let (image, header) = try run(shim, options: options)
+        // The source size as people see it: upright, so swapped by orientations 5-8.
         let swapped = header.orientation >= 5
         return DecodedImage(image: image, format: .jpeg,
                             sourceWidth: Int(swapped ? header.source_height : header.source_width),
@@ -55,32 +75,9 @@ public enum ImageDecoder {
                             declaresAlpha: false)
     }
 
-    private static func decodeWebP(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
-        var decoder: OpaquePointer?
-        var header = cic_header()
-        defer { cic_webp_close(decoder) }
-        try CodecStatus.check({ message, capacity in
-            cic_webp_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), &decoder, &header, message, capacity)
-        }, tooManyPixels: { tooMany(header, options) })
-        let image = try readPixels(header) { pixels, message, capacity in
-            cic_webp_read(decoder, pixels, message, capacity)
-        }
-        return DecodedImage(image: image, format: .webp, sourceWidth: Int(header.source_width),
-                            sourceHeight: Int(header.source_height), declaresAlpha: header.has_alpha != 0)
-    }
-
-    private static func decodeHEIF(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
-        var decoder: OpaquePointer?
-        var header = cic_header()
-        defer { cic_heif_close(decoder) }
-        try CodecStatus.check({ message, capacity in
-            cic_heif_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), options.heifLibrary, &decoder,
-                          &header, message, capacity)
-        }, tooManyPixels: { tooMany(header, options) })
-        let image = try readPixels(header) { pixels, message, capacity in
-            cic_heif_read(decoder, pixels, message, capacity)
-        }
-        return DecodedImage(image: image, format: .heif, sourceWidth: Int(header.source_width),
+    private static func decoded(_ result: (RGBAImage, cic_header), format: ImageFormat) -> DecodedImage {
+        let (image, header) = result
+        return DecodedImage(image: image, format: format, sourceWidth: Int(header.source_width),
                             sourceHeight: Int(header.source_height), declaresAlpha: header.has_alpha != 0)
     }
 

@@ -34,7 +34,7 @@ public struct BatchPipeline: Sendable {
     }
 
     public func run<Inputs: AsyncSequence>(
-        _ inputs: Inputs, onEvent: (PipelineEvent) -> Void
+        _ inputs: Inputs, isolation: isolated (any Actor)? = #isolation, onEvent: (PipelineEvent) -> Void
     ) async -> BatchSummary where Inputs.Element == BatchJob {
         var summary = BatchSummary()
         await withTaskGroup(of: ManifestItem?.self) { group in
@@ -55,7 +55,7 @@ public struct BatchPipeline: Sendable {
                     collect(item)
                     continue
                 }
-                guard let job = try? await iterator.next(), !Task.isCancelled else { break }
+                guard let job = try? await iterator.next(isolation: isolation), !Task.isCancelled else { break }
                 onEvent(.started(job))
                 running += 1
                 group.addTask { await self.process(job) }
@@ -69,10 +69,10 @@ public struct BatchPipeline: Sendable {
     /// Says what `run` would do with each input, in input order, without processing or
     /// writing anything: each file is read and hashed, and its key looked up in the cache.
     public func plan<Inputs: AsyncSequence>(
-        _ inputs: Inputs, onItem: (PlannedInput) -> Void
+        _ inputs: Inputs, isolation: isolated (any Actor)? = #isolation, onItem: (PlannedInput) -> Void
     ) async where Inputs.Element == BatchJob {
         var iterator = inputs.makeAsyncIterator()
-        while !Task.isCancelled, let job = try? await iterator.next() {
+        while !Task.isCancelled, let job = try? await iterator.next(isolation: isolation) {
             var item = PlannedInput(index: job.index, source: job.source, output: job.output, status: .failed)
             do {
                 let hash = ContentHash(of: try InputFile.read(job.path))
