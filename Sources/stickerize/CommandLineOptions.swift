@@ -31,7 +31,7 @@ struct CommandLineOptions: Equatable {
     }
 
     var rendition: StickerRendition {
-        StickerRendition(style: style, preset: preset, writesCard: writesCard)
+        StickerRendition(style: style, preset: preset, writesCard: writesCard, writesTrayIcon: (shard?.index ?? 1) == 1)
     }
 
     /// `--cache DIR`, else `$XDG_CACHE_HOME/stickerize`, else `~/.cache/stickerize`.

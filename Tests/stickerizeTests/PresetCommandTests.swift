@@ -19,6 +19,15 @@ import TestSupport
         let result = try runner.run([photos.path, "--out", out.path, "--preset", name, "--no-cache", "-q"])
         #expect(result.status == 0, "\(result.standardError)")
         let preset = try #require(StickerPreset(name))
+        let trayURL = out.appendingPathComponent(StickerRendition.trayIconName)
+        if let tray = preset.trayIcon {
+            let data = try Data(contentsOf: trayURL)
+            let icon = try ImageDecoder.decode(data)
+            #expect(icon.format == .png && icon.image.width == tray.side && icon.image.height == tray.side)
+            #expect(data.count <= tray.byteLimit)
+        } else {
+            #expect(!FileManager.default.fileExists(atPath: trayURL.path))
+        }
         for item in try manifest(out).items {
             #expect(item.output?.hasSuffix("." + fileExtension) == true)
             let data = try Data(contentsOf: out.appendingPathComponent(try #require(item.output)))
@@ -29,6 +38,16 @@ import TestSupport
             case .longSide(let side): #expect(max(image.width, image.height) == side && min(image.width, image.height) <= side)
             case .square(let side, _): #expect(image.width == side && image.height == side)
             }
+        }
+    }
+
+    @Test func onlyTheFirstShardWritesTheTrayIcon() throws {
+        let photos = CommandLineTests.photos(3)
+        for (shard, writesTray) in [("1/2", true), ("2/2", false)] {
+            let out = TestFiles.temporaryFolder("tray-out")
+            let result = try runner.run([photos.path, "--out", out.path, "--preset", "whatsapp", "--shard", shard, "--no-cache", "-q"])
+            #expect(result.status == 0, "\(result.standardError)")
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("tray.png").path) == writesTray, "\(shard)")
         }
     }
 

@@ -108,11 +108,14 @@ public struct BatchPipeline: Sendable {
             }
             try Task.checkCancellation()
             let files: StickerRendition.Files
-            (files, io.render) = try StageTimings.measure { try rendition.render(result) }
+            (files, io.render) = try StageTimings.measure { try rendition.render(result, isFirst: job.index == 0) }
             try Task.checkCancellation()
             let writeStart = clock.now
             try writeIfChanged(files.sticker, to: job.output, under: outputDirectory)
             if let card = files.card, let name = job.card { try writeIfChanged(card, to: name, under: outputDirectory) }
+            if let tray = files.trayIcon {
+                try writeIfChanged(tray, to: StickerRendition.trayIconName, under: outputDirectory)
+            }
             if let maskDirectory { try writeMask(result, to: job.output, under: maskDirectory) }
             io.write = (clock.now - writeStart).milliseconds
             return .succeeded(job, sha256: hash.hex, result: result, status: source == .computed ? .ok : .cached,

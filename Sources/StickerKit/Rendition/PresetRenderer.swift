@@ -26,6 +26,20 @@ public enum PresetRenderer {
         throw PresetError.overByteLimit(preset: preset, bytes: smallest, limit: limit)
     }
 
+    /// The preset's tray icon made from `sticker` (a PNG under its limit), or nil when the
+    /// platform has none.
+    public static func trayIcon(_ sticker: RGBAImage, preset: StickerPreset) throws -> Data? {
+        guard let tray = preset.trayIcon else { return nil }
+        let placed = place(sticker, on: .square(tray.side, margin: 0))
+        var smallest = Int.max
+        for attempt in attempts(for: .png) {
+            let data = try attempt(placed)
+            if data.count <= tray.byteLimit { return data }
+            smallest = min(smallest, data.count)
+        }
+        throw PresetError.overByteLimit(preset: preset, bytes: smallest, limit: tray.byteLimit)
+    }
+
     /// The sticker scaled (premultiplied, area-averaged or interpolated) onto the canvas.
     static func place(_ sticker: RGBAImage, on canvas: StickerPreset.Canvas) -> RGBAImage {
         let longest = Double(max(sticker.width, sticker.height))

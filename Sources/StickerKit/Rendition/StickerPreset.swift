@@ -4,6 +4,7 @@
 /// |---|---|---|---|
 /// | `telegram` | long side exactly 512, the other at most 512 | PNG | 512 KB |
 /// | `whatsapp` | exactly 512 x 512, 16 px transparent margin | WebP | 100 KB |
+/// | (`whatsapp` tray icon, one per set) | 96 x 96 | PNG | 50 KB |
 /// | `signal` | 512 x 512 | PNG | 300 KB |
 /// | `imessage[:300/408/618]` | N x N (default 408) | PNG | 500 KB |
 /// | `discord` | 320 x 320 | PNG | 512 KB |
@@ -61,6 +62,11 @@ public enum StickerPreset: Sendable, Hashable, Codable, CustomStringConvertible 
     }
 
     public var format: ImageFormat { self == .whatsapp ? .webp : .png }
+
+    /// The sticker set's tray icon (side and byte limit), for platforms that want one.
+    public var trayIcon: (side: Int, byteLimit: Int)? {
+        self == .whatsapp ? (96, 50 * 1024) : nil
+    }
 
     /// The most bytes the file may have.
     public var byteLimit: Int {

@@ -8,12 +8,20 @@ public struct StickerRendition: Sendable, Hashable {
     public var preset: StickerPreset?
     /// Also write `NAME.card.png` (`CardRenderer`).
     public var writesCard: Bool
+    /// Make the preset's tray icon (`tray.png`, WhatsApp) from the batch's first input;
+    /// a CI matrix leaves it to one shard.
+    public var writesTrayIcon: Bool
 
-    public init(style: StickerStyle = StickerStyle(), preset: StickerPreset? = nil, writesCard: Bool = false) {
+    public init(style: StickerStyle = StickerStyle(), preset: StickerPreset? = nil, writesCard: Bool = false,
+                writesTrayIcon: Bool = true) {
         self.style = style
         self.preset = preset
         self.writesCard = writesCard
+        self.writesTrayIcon = writesTrayIcon
     }
+
+    /// Name of the tray icon in the output folder.
+    public static let trayIconName = "tray.png"
 
     /// The sticker file's extension: `webp` for a WebP preset, else `png`.
     public var fileExtension: String { preset?.format == .webp ? "webp" : "png" }
@@ -25,9 +33,12 @@ public struct StickerRendition: Sendable, Hashable {
         public var width: Int
         public var height: Int
         public var card: Data?
+        /// The set's tray icon, made from the first input only.
+        public var trayIcon: Data?
     }
 
-    public func render(_ result: CachedResult) throws -> Files {
+    /// The files for `result`; `isFirst` marks the batch's first input (its tray icon).
+    public func render(_ result: CachedResult, isFirst: Bool = false) throws -> Files {
         guard !style.isPlain || preset != nil || writesCard else {
             return Files(sticker: result.png, width: result.width, height: result.height)
         }
@@ -35,7 +46,8 @@ public struct StickerRendition: Sendable, Hashable {
         let card = writesCard ? try PNGEncoder().encode(CardRenderer.render(styled, gradient: result.colors.gradient)) : nil
         if let preset {
             let (sticker, size) = try PresetRenderer.render(styled, preset: preset)
-            return Files(sticker: sticker, width: size.width, height: size.height, card: card)
+            let tray = isFirst && writesTrayIcon ? try PresetRenderer.trayIcon(styled, preset: preset) : nil
+            return Files(sticker: sticker, width: size.width, height: size.height, card: card, trayIcon: tray)
         }
         let sticker = style.isPlain ? result.png : try PNGEncoder().encode(styled)
         return Files(sticker: sticker, width: styled.width, height: styled.height, card: card)
