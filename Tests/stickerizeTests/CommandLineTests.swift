@@ -37,8 +37,10 @@ import TestSupport
     @Test func folderThenRerunIsAllCached() throws {
         let photos = Self.photos(4)
         let out = TestFiles.temporaryFolder("cli-out")
-        let cache = TestFiles.temporaryFolder("cli-cache")
+        // A cache folder that does not exist yet, two levels deep.
+        let cache = TestFiles.temporaryFolder("cli-cache").appendingPathComponent("new/cache")
         let first = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--json"])
+        #expect(!first.standardError.contains("warning"), "\(first.standardError)")
         #expect(first.status == 0, "\(first.standardError)")
         let lines = try jsonLines(first.standardOutput)
         #expect(lines.count == 4)
@@ -57,7 +59,7 @@ import TestSupport
 
     @Test func maskFolderGetsFullFrameMasks() throws {
         let photos = Self.photos(2)
-        let out = TestFiles.temporaryFolder("cli-out"), masks = TestFiles.temporaryFolder("cli-masks")
+        let out = TestFiles.temporaryFolder("cli-out"), masks = TestFiles.temporaryFolder("cli-masks").appendingPathComponent("new")
         let result = try runner.run([photos.path, "--out", out.path, "--mask", masks.path, "--no-cache", "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let item = try #require(try jsonLines(result.standardOutput).first { $0["output"] as? String == "p000.png" })

@@ -6,10 +6,15 @@ import Foundation
 ///
 /// The root itself may be a link: the user chose it.
 public enum ContainedFolder {
-    /// Makes every folder of `file`'s parent path below `root`, refusing links and
-    /// non-folders on the way.
+    /// Makes `root` (as the user named it, links and all) and then every folder of
+    /// `file`'s parent path below it, refusing links and non-folders on the way.
     public static func createParents(of file: URL, under root: URL) throws(FileWriteError) {
         let rootPath = root.standardizedFileURL.path
+        do {
+            try FileManager.default.createDirectory(atPath: rootPath, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotCreateFolder(path: rootPath, reason: "\((error as NSError).localizedFailureReason ?? "\(error)")")
+        }
         let parentPath = file.deletingLastPathComponent().standardizedFileURL.path
         guard parentPath != rootPath else { return }
         guard parentPath.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else {
