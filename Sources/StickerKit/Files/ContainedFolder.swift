@@ -10,10 +10,13 @@ public enum ContainedFolder {
     /// `file`'s parent path below it, refusing links and non-folders on the way.
     public static func createParents(of file: URL, under root: URL) throws(FileWriteError) {
         let rootPath = root.standardizedFileURL.path
-        do {
-            try FileManager.default.createDirectory(atPath: rootPath, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotCreateFolder(path: rootPath, reason: "\((error as NSError).localizedFailureReason ?? "\(error)")")
+        var info = stat()
+        if stat(rootPath, &info) != 0 {
+            do {
+                try FileManager.default.createDirectory(atPath: rootPath, withIntermediateDirectories: true)
+            } catch {
+                throw .cannotCreateFolder(path: rootPath, reason: "\((error as NSError).localizedFailureReason ?? "\(error)")")
+            }
         }
         let parentPath = file.deletingLastPathComponent().standardizedFileURL.path
         guard parentPath != rootPath else { return }
