@@ -12,6 +12,15 @@ public enum TestFiles {
         return url
     }
 
+    /// Every `.png` directly in `folder` (stickers and cards, not the manifest), by name.
+    public static func stickers(in folder: URL) throws -> [String: Data] {
+        var found: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".png") {
+            found[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return found
+    }
+
     public static func png(_ image: RGBAImage) -> Data {
         (try? PNGEncoder().encode(image)) ?? Data()
     }

@@ -81,15 +81,6 @@ import TestSupport
         try #require(written == data.count)
     }
 
-    /// Every sticker under `folder` by name (manifest excluded).
-    private func stickers(in folder: URL) throws -> [String: Data] {
-        var found: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".png") {
-            found[name] = try Data(contentsOf: folder.appendingPathComponent(name))
-        }
-        return found
-    }
-
     @Test func badInputsFailAloneAndGoodStickersAreByteIdentical() throws {
         let clean = TestFiles.temporaryFolder("matrix-good"), mixed = TestFiles.temporaryFolder("matrix-mixed")
         for (name, data) in Self.goodFiles() {
@@ -120,9 +111,9 @@ import TestSupport
         #expect(lines.contains("stickerize: /dev/zero: not a regular file"))
         #expect(lines.count == bad.count + 2, "\(lines)")
 
-        let expected = try stickers(in: reference)
+        let expected = try TestFiles.stickers(in: reference)
         #expect(expected.count == Self.goodFiles().count)
-        #expect(try stickers(in: out) == expected)
+        #expect(try TestFiles.stickers(in: out) == expected)
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
         #expect(manifest.items.filter { $0.status == .failed }.count == bad.count + 2)
         #expect(manifest.items.filter { $0.status == .ok }.count == expected.count)

@@ -17,15 +17,7 @@ import TestSupport
         let start = clock.now
         let result = try runner.run([photos.path, "--out", out.path, "--no-cache", "-j", "2", "-q"])
         try #require(result.status == 0, "\(result.standardError)")
-        return (try stickers(in: out), Int((clock.now - start).milliseconds))
-    }
-
-    private func stickers(in folder: URL) throws -> [String: Data] {
-        var found: [String: Data] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".png") {
-            found[name] = try Data(contentsOf: folder.appendingPathComponent(name))
-        }
-        return found
+        return (try TestFiles.stickers(in: out), Int((clock.now - start).milliseconds))
     }
 
     /// Every file below `folder`, recursively (hidden ones included).
@@ -39,7 +31,7 @@ import TestSupport
         for file in allFiles(in: out) + (cache.map(allFiles) ?? []) {
             #expect(!file.lastPathComponent.hasPrefix(AtomicFile.temporaryPrefix), "\(file.path)")
         }
-        for (name, data) in try stickers(in: out) { #expect(reference[name] == data, "\(name) differs from a clean run") }
+        for (name, data) in try TestFiles.stickers(in: out) { #expect(reference[name] == data, "\(name) differs from a clean run") }
         if let cache {
             for file in allFiles(in: cache) {
                 #expect(DiskCacheEntry.decode(try Data(contentsOf: file)) != nil, "torn cache entry \(file.path)")
@@ -61,7 +53,7 @@ import TestSupport
             // fast or slow this machine and build are).
             if trial % 2 == 1 {
                 var polls = 0
-                while try stickers(in: out).isEmpty, polls < 3000 {
+                while try TestFiles.stickers(in: out).isEmpty, polls < 3000 {
                     try await Task.sleep(for: .milliseconds(10))
                     polls += 1
                 }
@@ -81,13 +73,13 @@ import TestSupport
             try expectConsistent(out: out, cache: cache, reference: expected)
             if process.terminationReason == .exit {
                 let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
-                #expect(Set(manifest.items.compactMap(\.output)) == Set(try stickers(in: out).keys))
+                #expect(Set(manifest.items.compactMap(\.output)) == Set(try TestFiles.stickers(in: out).keys))
             }
             if trial == 5 {
                 // What an interrupted run left in the cache and output serves a complete rerun.
                 let rerun = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "-q"])
                 #expect(rerun.status == 0, "\(rerun.standardError)")
-                #expect(try stickers(in: out) == expected)
+                #expect(try TestFiles.stickers(in: out) == expected)
             }
         }
         #expect(interrupted > 0, "no trial interrupted a running batch (run time \(runTime) ms): \(outcomes)")
@@ -105,7 +97,7 @@ import TestSupport
             #expect(process.terminationStatus == 0, "\(message)")
         }
         try expectConsistent(out: out, cache: cache, reference: expected)
-        #expect(try stickers(in: out) == expected)
+        #expect(try TestFiles.stickers(in: out) == expected)
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
         #expect(manifest.items.count == 8)
         #expect(allFiles(in: cache).count == 8)
@@ -141,7 +133,7 @@ import TestSupport
         let out = TestFiles.temporaryFolder("fault-out")
         let result = try runner.run([photos.path, "--out", out.path, "--cache", blocker.appendingPathComponent("cache").path])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(try stickers(in: out).count == 2)
+        #expect(try TestFiles.stickers(in: out).count == 2)
         let warnings = result.standardError.split(separator: "\n").filter { $0.hasPrefix("stickerize: warning: cache not written") }
         #expect(warnings.count == 1, "\(result.standardError)")
     }

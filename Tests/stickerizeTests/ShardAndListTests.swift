@@ -8,14 +8,6 @@ import TestSupport
 @Suite struct ShardAndListTests {
     let runner = CommandRunner()
 
-    private func stickers(in folder: URL) throws -> [String: Data] {
-        var found: [String: Data] = [:]
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where name.hasSuffix(".png") {
-            found[name] = try Data(contentsOf: folder.appendingPathComponent(name))
-        }
-        return found
-    }
-
     @Test func shardsCoverEveryInputOnceWithTheSameBytes() throws {
         let photos = CommandLineTests.photos(9)
         // Two inputs competing for one output must share a shard to keep their names.
@@ -23,7 +15,7 @@ import TestSupport
                                          to: photos.appendingPathComponent("p004.jpeg"))
         let whole = TestFiles.temporaryFolder("shard-whole")
         #expect(try runner.run([photos.path, "--out", whole.path, "--no-cache", "-q"]).status == 0)
-        let expected = try stickers(in: whole)
+        let expected = try TestFiles.stickers(in: whole)
         #expect(expected.keys.contains("p004.jpg.png"))
 
         let out = TestFiles.temporaryFolder("shard-out"), cache = TestFiles.temporaryFolder("shard-cache")
@@ -32,13 +24,13 @@ import TestSupport
             let part = TestFiles.temporaryFolder("shard-part")
             let result = try runner.run([photos.path, "--shard", "\(index)/3", "--out", part.path, "--cache", cache.path, "-q"])
             #expect(result.status == 0, "\(result.standardError)")
-            for (name, data) in try stickers(in: part) {
+            for (name, data) in try TestFiles.stickers(in: part) {
                 seen[name, default: 0] += 1
                 try data.write(to: out.appendingPathComponent(name))
             }
         }
         #expect(seen.values.allSatisfy { $0 == 1 })
-        #expect(try stickers(in: out) == expected)
+        #expect(try TestFiles.stickers(in: out) == expected)
     }
 
     @Test func aFileStaysInItsShardWhateverTheOrderAndTheOtherFiles() throws {

@@ -15,10 +15,8 @@ public enum PresetRenderer {
         let size = (placed.width, placed.height)
         let limit = byteLimit ?? preset.byteLimit
         var smallest = Int.max
-        for attempt in attempts(for: preset.format) {
-            let data = try attempt(placed)
-            if data.count <= limit { return (data, size) }
-            smallest = min(smallest, data.count)
+        if let data = try firstFitting(placed, format: preset.format, limit: limit, smallest: &smallest) {
+            return (data, size)
         }
         if preset.format == .webp, let data = try bestLossyWebP(placed, limit: limit, smallest: &smallest) {
             return (data, size)
@@ -32,11 +30,7 @@ public enum PresetRenderer {
         guard let tray = preset.trayIcon else { return nil }
         let placed = place(sticker, on: .square(tray.side, margin: 0))
         var smallest = Int.max
-        for attempt in attempts(for: .png) {
-            let data = try attempt(placed)
-            if data.count <= tray.byteLimit { return data }
-            smallest = min(smallest, data.count)
-        }
+        if let data = try firstFitting(placed, format: .png, limit: tray.byteLimit, smallest: &smallest) { return data }
         throw PresetError.overByteLimit(preset: preset, bytes: smallest, limit: tray.byteLimit)
     }
 
@@ -63,6 +57,18 @@ public enum PresetRenderer {
             }
             return RGBAImage(width: side, height: side, pixels: pixels)
         }
+    }
+
+    /// The first of the format's encodings (cheapest first) that fits `limit`, or nil;
+    /// `smallest` keeps the fewest bytes any of them reached.
+    private static func firstFitting(_ image: RGBAImage, format: ImageFormat, limit: Int,
+                                     smallest: inout Int) throws -> Data? {
+        for attempt in attempts(for: format) {
+            let data = try attempt(image)
+            if data.count <= limit { return data }
+            smallest = min(smallest, data.count)
+        }
+        return nil
     }
 
     private static func attempts(for format: ImageFormat) -> [(RGBAImage) throws -> Data] {
