@@ -17,6 +17,7 @@ let package = Package(
                 .linkedLibrary("webp"),
                 .linkedLibrary("crypto"),
                 .linkedLibrary("z"),
+                .linkedLibrary("deflate"),
                 .linkedLibrary("dl"),
             ]
         ),

@@ -1,5 +1,6 @@
 // PNG decode and encode over libpng, with every libpng error caught here (setjmp).
 #include "CImageCodecs.h"
+#include "png_fast_writer.h"
 #include "shim_message.h"
 
 #include <png.h>
@@ -247,6 +248,10 @@ cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height
                         width, height, channels);
         return CIC_ERR_ARGUMENT;
     }
+    if (fast_filters) {
+        return cic_png_write_fast(pixels, width, height, channels, compression_level, out, out_length,
+                                  message, message_capacity);
+    }
     struct png_output *output = calloc(1, sizeof *output);
     if (output == NULL) return CIC_ERR_OUT_OF_MEMORY;
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, output,
@@ -269,10 +274,6 @@ cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height
                  PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_set_compression_level(png, compression_level);
-    if (fast_filters) {
-        png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_UP);
-        png_set_compression_strategy(png, Z_RLE);
-    }
     png_write_info(png, info);
     for (uint32_t y = 0; y < height; y++) {
         png_write_row(png, pixels + (size_t)y * width * (size_t)channels);

@@ -69,9 +69,10 @@ cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
                          char *message, size_t message_capacity);
 void cic_jpeg_close(cic_jpeg_decoder *decoder);
 
-/// Encodes 8-bit pixels as PNG: `channels` 4 (RGBA) or 1 (grey). `compression_level` is
-/// zlib's 0-9; `fast_filters` non-zero selects the Up filter and the RLE strategy (much
-/// faster, slightly larger). On success `*out` is a malloc'd buffer the caller frees with
+/// Encodes 8-bit pixels as PNG: `channels` 4 (RGBA) or 1 (grey). `fast_filters` non-zero
+/// selects the speed-first writer (Up filter on every row, libdeflate at
+/// `compression_level` 1-12); zero selects libpng (adaptive filters, zlib at
+/// `compression_level` 0-9). On success `*out` is a malloc'd buffer the caller frees with
 /// `cic_free`.
 cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                           int compression_level, int fast_filters,
