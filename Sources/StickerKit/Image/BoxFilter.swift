@@ -40,4 +40,33 @@ enum BoxFilter {
             output[start + i * stride] = sum / Float(upper - lower + 1)
         }
     }
+
+    /// Whether the (2r+1) x (2r+1) window around each pixel, clipped at the edges, holds
+    /// both a zero and a non-zero label: the band within `radius` of a boundary. Integer
+    /// window counts, O(N) whatever the radius.
+    static func holdsBoth(_ labels: [UInt8], width: Int, height: Int, radius: Int) -> [Bool] {
+        var rows = [Int32](repeating: 0, count: labels.count)
+        for y in 0..<height {
+            var count: Int32 = 0
+            for x in 0..<min(width, radius) where labels[y * width + x] != 0 { count += 1 }
+            for x in 0..<width {
+                if x + radius < width && labels[y * width + x + radius] != 0 { count += 1 }
+                if x - radius - 1 >= 0 && labels[y * width + x - radius - 1] != 0 { count -= 1 }
+                rows[y * width + x] = count
+            }
+        }
+        var result = [Bool](repeating: false, count: labels.count)
+        for x in 0..<width {
+            let across = Int32(min(width - 1, x + radius) - max(0, x - radius) + 1)
+            var count: Int32 = 0
+            for y in 0..<min(height, radius) { count += rows[y * width + x] }
+            for y in 0..<height {
+                if y + radius < height { count += rows[(y + radius) * width + x] }
+                if y - radius - 1 >= 0 { count -= rows[(y - radius - 1) * width + x] }
+                let area = across * Int32(min(height - 1, y + radius) - max(0, y - radius) + 1)
+                result[y * width + x] = count > 0 && count < area
+            }
+        }
+        return result
+    }
 }

@@ -25,8 +25,7 @@ enum Resampler {
                     row.update(repeating: 0)
                     for tap in Int(vertical.offsets[y])..<Int(vertical.offsets[y + 1]) {
                         let start = (Int(vertical.indices[tap]) * sourceWidth + firstColumn) * channels
-                        let weight = vertical.weights[tap]
-                        for i in 0..<rowLength { row[i] += weight * source[start + i].sampleValue }
+                        accumulate(source, from: start, weight: vertical.weights[tap], into: row, count: rowLength)
                     }
                     horizontalPass(UnsafeBufferPointer(row), horizontal, firstColumn: firstColumn, channels: channels,
                                    into: out, at: y * width * channels)
@@ -36,12 +35,46 @@ enum Resampler {
         return output
     }
 
+    /// row[i] += weight x source[start + i] for i < count, eight samples at a time.
+    @inline(__always)
+    private static func accumulate<Sample: ResampleSample>(_ source: UnsafeBufferPointer<Sample>, from start: Int,
+                                                           weight: Float, into row: UnsafeMutableBufferPointer<Float>,
+                                                           count: Int) {
+        let rowBytes = UnsafeMutableRawPointer(row.baseAddress!)
+        let weights = SIMD8<Float>(repeating: weight)
+        var i = 0
+        while i + 8 <= count {
+            let sum = rowBytes.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
+                + weights * Sample.eight(source, at: start + i)
+            rowBytes.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < count {
+            row[i] += weight * source[start + i].sampleValue
+            i += 1
+        }
+    }
+
     /// Resamples one vertically filtered row into `out` starting at `base`.
     private static func horizontalPass(_ row: UnsafeBufferPointer<Float>, _ horizontal: ResampleWeights, firstColumn: Int,
                                        channels: Int, into out: UnsafeMutableBufferPointer<Float>, at base: Int) {
         horizontal.indices.withUnsafeBufferPointer { indices in
             horizontal.weights.withUnsafeBufferPointer { weights in
                 horizontal.offsets.withUnsafeBufferPointer { offsets in
+                    if channels == 4 {
+                        // Interleaved RGBA: one 4-lane multiply-add per tap.
+                        let rowBytes = UnsafeRawPointer(row.baseAddress!)
+                        let outBytes = UnsafeMutableRawPointer(out.baseAddress!)
+                        for x in 0..<(offsets.count - 1) {
+                            var sum = SIMD4<Float>()
+                            for tap in Int(offsets[x])..<Int(offsets[x + 1]) {
+                                let s = (Int(indices[tap]) - firstColumn) * 4
+                                sum += weights[tap] * rowBytes.loadUnaligned(fromByteOffset: s * 4, as: SIMD4<Float>.self)
+                            }
+                            outBytes.storeBytes(of: sum, toByteOffset: (base + x * 4) * 4, as: SIMD4<Float>.self)
+                        }
+                        return
+                    }
                     for x in 0..<(offsets.count - 1) {
                         let target = base + x * channels
                         for tap in Int(offsets[x])..<Int(offsets[x + 1]) {
@@ -59,14 +92,26 @@ enum Resampler {
 /// A sample type the resampler reads: 8-bit image bytes or float planes.
 protocol ResampleSample {
     var sampleValue: Float { get }
+    /// Eight consecutive samples from `index` on, as floats (no bounds check).
+    static func eight(_ buffer: UnsafeBufferPointer<Self>, at index: Int) -> SIMD8<Float>
 }
 
 extension UInt8: ResampleSample {
     var sampleValue: Float { Float(self) }
+
+    @inline(__always)
+    static func eight(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int) -> SIMD8<Float> {
+        SIMD8<Float>(UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: SIMD8<UInt8>.self))
+    }
 }
 
 extension Float: ResampleSample {
     var sampleValue: Float { self }
+
+    @inline(__always)
+    static func eight(_ buffer: UnsafeBufferPointer<Float>, at index: Int) -> SIMD8<Float> {
+        UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self)
+    }
 }
 
 extension Resampler {

@@ -3,91 +3,92 @@
 ///
 /// Each band pixel is explained as a mix of a local foreground colour F and a local
 /// background colour B (normalised box means of the confidently-inside and confidently-
-/// outside pixels nearby, computed on planes shrunk by `subsampling` since both vary
-/// slowly). Where F and B differ enough, alpha is the projection of the pixel onto the
-/// line from B to F, the maximum-likelihood alpha of Bayesian matting (Y.-Y. Chuang,
-/// B. Curless, D. Salesin, R. Szeliski, "A Bayesian Approach to Digital Matting", CVPR
-/// 2001), which recovers soft, defocused edges that a filtered binary mask cannot; it is
-/// blended with the guided-filter alpha by that contrast. The colour is then
-/// F = (I - (1 - alpha) B) / alpha (the local F where alpha is too small to divide by),
-/// so the sticker shows no halo on a new background. O(N).
-enum EdgeMatting {
-    /// `colors` holds 4 interleaved channels (R, G, B, unused), 0-255; `alpha` is the
-    /// guided-filter alpha; `hard` the binary subject mask, both at output size.
-    static func apply(colors: inout [Float], alpha: inout [Float], hard: [Float], width: Int, height: Int,
-                      radius: Int, subsampling: Int) {
-        let count = alpha.count
-        let near = BoxFilter.mean(hard, width: width, height: height, radius: radius)
-        let band = near.map { $0 > 1e-4 && $0 < 1 - 1e-4 }
-        guard band.contains(true) else { return }
-        var inside = [Float](repeating: 0, count: count), outside = [Float](repeating: 0, count: count)
-        for i in 0..<count where !band[i] {
-            if hard[i] > 0.5 { inside[i] = 1 } else { outside[i] = 1 }
-        }
-        let foreground = LocalMeans(colors, weights: inside, width: width, height: height, radius: 2 * radius,
-                                    subsampling: subsampling)
-        let background = LocalMeans(colors, weights: outside, width: width, height: height, radius: 2 * radius,
-                                    subsampling: subsampling)
-        for i in 0..<count where band[i] {
-            let pixel = SIMD3(colors[i * 4], colors[i * 4 + 1], colors[i * 4 + 2])
-            guard let f = foreground.at(i % width, i / width), let b = background.at(i % width, i / width) else { continue }
-            let d = f - b
-            let contrast = (d * d).sum()
-            if contrast > 100 {
-                let projected = min(1, max(0, ((pixel - b) * d).sum() / contrast))
-                let trust = min(1, (contrast.squareRoot() - 10) / 60)
-                alpha[i] = alpha[i] * (1 - trust) + projected * trust
+/// outside pixels nearby, kept on a `LowResolutionGrid` since both vary slowly). Where F
+/// and B differ enough, alpha is the projection of the pixel onto the line from B to F,
+/// the maximum-likelihood alpha of Bayesian matting (Y.-Y. Chuang, B. Curless, D. Salesin,
+/// R. Szeliski, "A Bayesian Approach to Digital Matting", CVPR 2001), which recovers soft,
+/// defocused edges that a filtered binary mask cannot; it is blended with the guided-filter
+/// alpha by that contrast. The colour is then F = (I - (1 - alpha) B) / alpha (the local F
+/// where alpha is too small to divide by), so the sticker shows no halo on a new
+/// background. O(N).
+struct EdgeMatting {
+    /// The pixels within `radius` of the binary mask's boundary, the only ones `refine` changes.
+    let band: [Bool]
+    private let foreground: LocalMeans
+    private let background: LocalMeans
+
+    /// `colors` holds 4 interleaved channels (R, G, B, unused), 0-255; `hard` the binary
+    /// subject mask (0 or 1), both at output size.
+    init(colors: [Float], hard: [UInt8], width: Int, height: Int, radius: Int, subsampling: Int) {
+        let band = BoxFilter.holdsBoth(hard, width: width, height: height, radius: radius)
+        let grid = LowResolutionGrid(width: width, height: height, subsampling: subsampling)
+        // Per block: count, R, G, B sums of the inside pixels and of the outside ones.
+        var inside = [SIMD4<Float>](repeating: .zero, count: grid.count)
+        var outside = inside
+        colors.withUnsafeBufferPointer { colors in
+            inside.withUnsafeMutableBufferPointer { inside in
+                outside.withUnsafeMutableBufferPointer { outside in
+                    for y in 0..<height {
+                        for x in 0..<width {
+                            let i = y * width + x
+                            guard !band[i] else { continue }
+                            let sample = SIMD4<Float>(1, colors[i * 4], colors[i * 4 + 1], colors[i * 4 + 2])
+                            if hard[i] != 0 { inside[grid.cell(x, y)] += sample } else { outside[grid.cell(x, y)] += sample }
+                        }
+                    }
+                }
             }
-            let a = alpha[i]
-            guard a > 0.01 && a < 0.99 else { continue }
-            let color = a >= 0.25 ? (pixel - (1 - a) * b) / a : f
-            for c in 0..<3 { colors[i * 4 + c] = min(255, max(0, color[c])) }
         }
+        let sizes = grid.blockSizes()
+        foreground = LocalMeans(inside.indices.map { inside[$0] / sizes[$0] }, grid: grid, radius: 2 * radius)
+        background = LocalMeans(outside.indices.map { outside[$0] / sizes[$0] }, grid: grid, radius: 2 * radius)
+        self.band = band
     }
 
+    /// Band pixel (x, y) of colour `pixel` with guided-filter alpha `alpha`: its matted
+    /// alpha and decontaminated colour.
+    func refine(pixel: SIMD3<Float>, alpha: Float, x: Int, y: Int) -> (alpha: Float, color: SIMD3<Float>) {
+        guard let f = foreground.at(x, y), let b = background.at(x, y) else { return (alpha, pixel) }
+        var alpha = alpha
+        let d = f - b
+        let contrast = (d * d).sum()
+        if contrast > 100 {
+            let projected = min(1, max(0, ((pixel - b) * d).sum() / contrast))
+            let trust = min(1, (contrast.squareRoot() - 10) / 60)
+            alpha = alpha * (1 - trust) + projected * trust
+        }
+        guard alpha > 0.01 && alpha < 0.99 else { return (alpha, pixel) }
+        let color = alpha >= 0.25 ? (pixel - (1 - alpha) * b) / alpha : f
+        return (alpha, color.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255)))
+    }
 }
 
-/// Weighted mean colours over a window around each pixel, kept at reduced resolution
-/// (box means of planes shrunk by `subsampling`) and read back with bilinear
-/// interpolation only where asked, so no full-size plane outlives the constructor.
+/// Weighted mean colours over a window around each pixel, kept on a `LowResolutionGrid`
+/// and read back with bilinear interpolation only where asked.
 private struct LocalMeans {
-    private let width: Int
-    private let height: Int
-    private let lowWidth: Int
-    private let lowHeight: Int
-    /// Weight, then weight x R, G, B, at low resolution.
-    private let planes: [[Float]]
+    private let grid: LowResolutionGrid
+    /// Weight, then weight x R, G, B, box-averaged on the grid.
+    private let planes: [SIMD4<Float>]
 
-    init(_ colors: [Float], weights: [Float], width: Int, height: Int, radius: Int, subsampling: Int) {
-        let s = max(1, subsampling)
-        self.width = width
-        self.height = height
-        lowWidth = max(1, (width + s - 1) / s)
-        lowHeight = max(1, (height + s - 1) / s)
-        var planes: [[Float]] = []
-        for channel in -1..<3 {
-            let plane = channel < 0 ? weights : (0..<weights.count).map { weights[$0] * colors[$0 * 4 + channel] }
-            let low = Resampler.scalePlane(plane, width: width, height: height, toWidth: lowWidth, toHeight: lowHeight)
-            planes.append(BoxFilter.mean(low, width: lowWidth, height: lowHeight, radius: max(1, radius / s)))
+    /// `blocks` holds, per grid block, the mean weight and the means of weight x R, G, B.
+    init(_ blocks: [SIMD4<Float>], grid: LowResolutionGrid, radius: Int) {
+        self.grid = grid
+        var planes = [SIMD4<Float>](repeating: .zero, count: blocks.count)
+        for channel in 0..<4 {
+            let mean = BoxFilter.mean(blocks.map { $0[channel] }, width: grid.lowWidth, height: grid.lowHeight,
+                                      radius: max(1, radius / grid.subsampling))
+            for i in 0..<grid.count { planes[i][channel] = mean[i] }
         }
         self.planes = planes
     }
 
     /// The mean colour around (x, y), or nil where the window holds no weight.
     func at(_ x: Int, _ y: Int) -> SIMD3<Float>? {
-        // Pixel centres map as in `Resampler`'s linear enlargement.
-        let lx = max(0, min(Float(lowWidth - 1), (Float(x) + 0.5) * Float(lowWidth) / Float(width) - 0.5))
-        let ly = max(0, min(Float(lowHeight - 1), (Float(y) + 0.5) * Float(lowHeight) / Float(height) - 0.5))
-        let x0 = Int(lx), y0 = Int(ly)
-        let x1 = min(x0 + 1, lowWidth - 1), y1 = min(y0 + 1, lowHeight - 1)
-        let fx = lx - Float(x0), fy = ly - Float(y0)
-        func sample(_ plane: [Float]) -> Float {
-            let top = plane[y0 * lowWidth + x0] * (1 - fx) + plane[y0 * lowWidth + x1] * fx
-            let bottom = plane[y1 * lowWidth + x0] * (1 - fx) + plane[y1 * lowWidth + x1] * fx
-            return top * (1 - fy) + bottom * fy
-        }
-        let weight = sample(planes[0])
-        guard weight > 1e-3 else { return nil }
-        return SIMD3(sample(planes[1]), sample(planes[2]), sample(planes[3])) / weight
+        let tap = grid.tap(x, y)
+        let top = planes[tap.topLeft] * (1 - tap.fx) + planes[tap.topRight] * tap.fx
+        let bottom = planes[tap.bottomLeft] * (1 - tap.fx) + planes[tap.bottomRight] * tap.fx
+        let mean = top * (1 - tap.fy) + bottom * tap.fy
+        guard mean[0] > 1e-3 else { return nil }
+        return SIMD3(mean[1], mean[2], mean[3]) / mean[0]
     }
 }

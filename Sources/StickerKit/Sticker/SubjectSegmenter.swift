@@ -41,7 +41,7 @@ struct SubjectSegmenter: Sendable {
             }
         }
         try Task.checkCancellation()
-        let band = SubjectSegmenter.boundaryBand(labels, width: image.width, height: image.height, radius: refinementRadius)
+        let band = BoxFilter.holdsBoth(labels, width: image.width, height: image.height, radius: refinementRadius)
         let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
         labels = try cut(image, labels: labels, inBand: frameBand(image).inBand, edges: edges, free: band)
         return ForegroundMask(width: image.width, height: image.height, values: labels)
@@ -126,13 +126,6 @@ struct SubjectSegmenter: Sendable {
             }
         }
         return SubjectSegmenter.minimumCut(preferences: preferences, edges: edges, labels: labels, free: free)
-    }
-
-    /// Pixels within `radius` of the boundary between the labels (a box window that holds
-    /// both labels).
-    static func boundaryBand(_ labels: [UInt8], width: Int, height: Int, radius: Int) -> [Bool] {
-        let mean = BoxFilter.mean(labels.map(Float.init), width: width, height: height, radius: radius)
-        return mean.map { $0 > 1e-4 && $0 < 1 - 1e-4 }
     }
 
     /// Labels minimising the preferences plus the edge costs, exactly (one max-flow), over

@@ -1,0 +1,95 @@
+/// A plane's size shrunk by an integer factor s, for quantities that vary slowly: planes
+/// are shrunk onto the grid as means over s x s blocks (the last row and column of blocks
+/// may be partial) and read back at any full-size pixel by bilinear interpolation between
+/// block centres (clamped at the edges).
+struct LowResolutionGrid: Sendable {
+    let width: Int
+    let height: Int
+    let lowWidth: Int
+    let lowHeight: Int
+    /// Full-size pixels per block along each axis.
+    let subsampling: Int
+    /// Per full-size column (row): the two grid columns (rows) it reads and the second one's weight.
+    private let columns: [(Int, Int, Float)]
+    private let rows: [(Int, Int, Float)]
+
+    /// Where a full-size pixel reads the grid: four cells and the bilinear weights.
+    struct Tap {
+        let topLeft: Int, topRight: Int, bottomLeft: Int, bottomRight: Int
+        let fx: Float, fy: Float
+
+        @inline(__always)
+        func sample(_ plane: UnsafeBufferPointer<Float>) -> Float {
+            let top = plane[topLeft] * (1 - fx) + plane[topRight] * fx
+            let bottom = plane[bottomLeft] * (1 - fx) + plane[bottomRight] * fx
+            return top * (1 - fy) + bottom * fy
+        }
+    }
+
+    init(width: Int, height: Int, subsampling: Int) {
+        let s = max(1, subsampling)
+        self.width = width
+        self.height = height
+        self.subsampling = s
+        lowWidth = max(1, (width + s - 1) / s)
+        lowHeight = max(1, (height + s - 1) / s)
+        columns = LowResolutionGrid.taps(count: width, low: lowWidth, s: s)
+        rows = LowResolutionGrid.taps(count: height, low: lowHeight, s: s)
+    }
+
+    var count: Int { lowWidth * lowHeight }
+
+    /// The block holding full-size pixel (x, y).
+    @inline(__always)
+    func cell(_ x: Int, _ y: Int) -> Int { (y / subsampling) * lowWidth + x / subsampling }
+
+    /// The number of full-size pixels in each block.
+    func blockSizes() -> [Float] {
+        (0..<count).map { cell in
+            let x = cell % lowWidth, y = cell / lowWidth
+            let across = min(width, (x + 1) * subsampling) - x * subsampling
+            let down = min(height, (y + 1) * subsampling) - y * subsampling
+            return Float(across * down)
+        }
+    }
+
+    /// `plane` (`channels` interleaved, full size): the mean of each block.
+    func shrink(_ plane: [Float], channels: Int = 1) -> [Float] {
+        var sums = [Float](repeating: 0, count: count * channels)
+        sums.withUnsafeMutableBufferPointer { sums in
+            plane.withUnsafeBufferPointer { plane in
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let cell = self.cell(x, y) * channels, i = (y * width + x) * channels
+                        for c in 0..<channels { sums[cell + c] += plane[i + c] }
+                    }
+                }
+            }
+        }
+        let sizes = blockSizes()
+        for cell in 0..<count {
+            for c in 0..<channels { sums[cell * channels + c] /= sizes[cell] }
+        }
+        return sums
+    }
+
+    /// The first of the four cells pixel (x, y) reads.
+    @inline(__always)
+    func topLeft(_ x: Int, _ y: Int) -> Int { rows[y].0 * lowWidth + columns[x].0 }
+
+    @inline(__always)
+    func tap(_ x: Int, _ y: Int) -> Tap {
+        let (x0, x1, fx) = columns[x], (y0, y1, fy) = rows[y]
+        return Tap(topLeft: y0 * lowWidth + x0, topRight: y0 * lowWidth + x1,
+                   bottomLeft: y1 * lowWidth + x0, bottomRight: y1 * lowWidth + x1, fx: fx, fy: fy)
+    }
+
+    /// Block centres sit at (k + 0.5) s - 0.5 in full-size pixels.
+    private static func taps(count: Int, low: Int, s: Int) -> [(Int, Int, Float)] {
+        (0..<count).map { i in
+            let position = max(0, min(Float(low - 1), (Float(i) + 0.5) / Float(s) - 0.5))
+            let first = Int(position)
+            return (first, min(first + 1, low - 1), position - Float(first))
+        }
+    }
+}

@@ -1,0 +1,53 @@
+@testable import StickerKit
+import Testing
+
+/// The small image filters the sticker edge work is built from, against brute force.
+@Suite struct ImageFilterTests {
+    /// Deterministic noisy labels: blobs, specks and edges touching the frame.
+    private func labels(width: Int, height: Int, seed: UInt64) -> [UInt8] {
+        var generator = SplitMix64(seed: seed)
+        return (0..<(width * height)).map { i in
+            let x = i % width, y = i / width
+            let blob = (x - width / 2) * (x - width / 2) + (y - height / 3) * (y - height / 3) < width * height / 8
+            return blob != (generator.next() % 50 == 0) ? 1 : 0
+        }
+    }
+
+    @Test(arguments: [(1, 17, 9), (3, 40, 31), (6, 23, 50), (12, 10, 7)])
+    func holdsBothMatchesAWindowScan(radius: Int, width: Int, height: Int) {
+        let plane = labels(width: width, height: height, seed: UInt64(radius * 1000 + width))
+        let band = BoxFilter.holdsBoth(plane, width: width, height: height, radius: radius)
+        for y in 0..<height {
+            for x in 0..<width {
+                var ones = 0, zeros = 0
+                for wy in max(0, y - radius)...min(height - 1, y + radius) {
+                    for wx in max(0, x - radius)...min(width - 1, x + radius) {
+                        if plane[wy * width + wx] != 0 { ones += 1 } else { zeros += 1 }
+                    }
+                }
+                #expect(band[y * width + x] == (ones > 0 && zeros > 0), "pixel (\(x), \(y)) radius \(radius)")
+            }
+        }
+    }
+
+    @Test func gridShrinksToBlockMeansAndReadsBackBilinearly() {
+        // 10 x 7 at s = 4: blocks of 4 x 4, with partial last blocks of 2 columns and 3 rows.
+        let width = 10, height = 7
+        let plane = (0..<(width * height)).map { Float($0 % width) + 100 * Float($0 / width) }
+        let grid = LowResolutionGrid(width: width, height: height, subsampling: 4)
+        #expect(grid.lowWidth == 3 && grid.lowHeight == 2)
+        let low = grid.shrink(plane)
+        #expect(low[0] == 1.5 + 100 * 1.5)          // x 0-3, y 0-3
+        #expect(low[2] == 8.5 + 100 * 1.5)          // x 8-9
+        #expect(low[5] == 8.5 + 100 * 5)            // x 8-9, y 4-6
+        // A plane linear in x and y reads back exactly between block centres (1.5, 5.5, ...).
+        let linear = (0..<grid.count).map { (cell: Int) -> Float in
+            let centreX = Float((cell % 3) * 4) + 1.5, centreY = Float((cell / 3) * 4) + 1.5
+            return centreX + 10 * centreY
+        }
+        linear.withUnsafeBufferPointer { linear in
+            #expect(abs(grid.tap(3, 3).sample(linear) - (3 + 30)) < 1e-4)
+            #expect(abs(grid.tap(0, 0).sample(linear) - (1.5 + 15)) < 1e-4)   // clamped at the edge
+        }
+    }
+}
