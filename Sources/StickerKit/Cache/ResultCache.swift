@@ -10,7 +10,8 @@ import Foundation
 /// with a disk cache every later repeat is a disk hit. The disk layer is a
 /// content-addressed folder of checksummed entries written temp-then-rename, so two
 /// processes may share it, and a corrupt entry is a miss. A cache that cannot be written
-/// is a warning, never a failure.
+/// is a warning, never a failure. Beside the results, `InputHashIndex` remembers the
+/// content hash of unchanged input files, so a rerun need not read them.
 public actor ResultCache {
     /// Where a result came from.
     public enum Source: Sendable, Equatable {
@@ -56,10 +57,40 @@ public actor ResultCache {
         return outcome
     }
 
+    /// The result for `key` if it is held without computing: in memory, being computed,
+    /// or an intact disk entry.
+    public func cached(_ key: CacheKey) async -> (CachedResult, Source)? {
+        if let result = recent[key] { return (result, .memory) }
+        if let task = inFlight[key] {
+            guard let (result, _) = try? await ResultCache.value(of: task) else { return nil }
+            return (result, .memory)
+        }
+        guard let stored = await ResultCache.load(key, from: directory) else { return nil }
+        remember(stored, for: key)
+        return (stored, .disk)
+    }
+
     /// Whether `result(for: key)` would be served without computing (an intact entry).
     public func contains(_ key: CacheKey) async -> Bool {
-        if recent[key] != nil { return true }
-        return await ResultCache.load(key, from: directory) != nil
+        await cached(key) != nil
+    }
+
+    /// The content hash recorded for the unchanged input file with this identity, if any.
+    @concurrent
+    nonisolated func recordedHash(for identity: InputIdentity) async -> ContentHash? {
+        guard let directory else { return nil }
+        return InputHashIndex.hash(for: identity, in: directory)
+    }
+
+    /// Records an input file's content hash for later runs, if the file is settled
+    /// (`InputIdentity.isSettled`); a failure to write is the cache's write warning.
+    func record(_ hash: ContentHash, for identity: InputIdentity) async {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        guard let directory, identity.isSettled(now: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)) else {
+            return
+        }
+        if let problem = await ResultCache.record(hash, for: identity, in: directory) { noteWarning(problem) }
     }
 
     private func noteWarning(_ problem: String) {
@@ -86,6 +117,16 @@ public actor ResultCache {
     private static func load(_ key: CacheKey, from directory: URL?) async -> CachedResult? {
         guard let directory, let data = try? InputFile.read(entryURL(key, in: directory).path) else { return nil }
         return DiskCacheEntry.decode(data)
+    }
+
+    @concurrent
+    private static func record(_ hash: ContentHash, for identity: InputIdentity, in directory: URL) async -> String? {
+        do {
+            try InputHashIndex.record(hash, for: identity, in: directory)
+            return nil
+        } catch {
+            return "cache not written (\(error))"
+        }
     }
 
     /// Writes the entry; returns a one-line problem instead of throwing.

@@ -67,7 +67,8 @@ public struct BatchPipeline: Sendable {
     }
 
     /// Says what `run` would do with each input, in input order, without processing or
-    /// writing anything: each file is read and hashed, and its key looked up in the cache.
+    /// writing anything: each file is hashed (unless the cache recorded its hash while it
+    /// was unchanged) and its key looked up in the cache.
     public func plan<Inputs: AsyncSequence>(
         _ inputs: Inputs, isolation: isolated (any Actor)? = #isolation, onItem: (PlannedInput) -> Void
     ) async where Inputs.Element == BatchJob {
@@ -75,7 +76,12 @@ public struct BatchPipeline: Sendable {
         while !Task.isCancelled, let job = try? await iterator.next(isolation: isolation) {
             var item = PlannedInput(index: job.index, source: job.source, output: job.output, status: .failed)
             do {
-                let hash = ContentHash(of: try InputFile.read(job.path))
+                let recorded: ContentHash? = if let identity = InputIdentity(job.path) {
+                    await cache.recordedHash(for: identity)
+                } else {
+                    nil
+                }
+                let hash = try recorded ?? ContentHash(of: InputFile.read(job.path))
                 item.sha256 = hash.hex
                 let cached = await cache.contains(CacheKey(content: hash, fingerprint: processor.fingerprint))
                 item.status = cached ? .cached : .new
@@ -96,16 +102,8 @@ public struct BatchPipeline: Sendable {
         var io = StageTimings()
         do {
             try Task.checkCancellation()
-            let data: Data
-            (data, io.read) = try StageTimings.measure { () throws(InputFileError) in try InputFile.read(job.path) }
-            let hash: ContentHash
-            (hash, io.hash) = StageTimings.measure { ContentHash(of: data) }
+            let (hash, result, source) = try await resolve(job, io: &io)
             sha256 = hash.hex
-            let key = CacheKey(content: hash, fingerprint: processor.fingerprint)
-            let processor = processor
-            let (result, source) = try await cache.result(for: key) {
-                CachedResult(try await processor.process(data))
-            }
             try Task.checkCancellation()
             let files: StickerRendition.Files
             (files, io.render) = try StageTimings.measure { try rendition.render(result, isFirst: job.index == 0) }
@@ -125,6 +123,28 @@ public struct BatchPipeline: Sendable {
         } catch {
             return .failed(job, sha256: sha256, ms: elapsed(), error: String(describing: error))
         }
+    }
+
+    /// The input's content hash and result: straight from the cache when the cache has
+    /// recorded this unchanged file's hash and holds its result (no read, no hash), else
+    /// read, hashed, and found in or added to the cache.
+    private func resolve(_ job: BatchJob, io: inout StageTimings)
+        async throws -> (ContentHash, CachedResult, ResultCache.Source) {
+        let identity = InputIdentity(job.path)
+        if let identity, let hash = await cache.recordedHash(for: identity),
+           let (result, source) = await cache.cached(CacheKey(content: hash, fingerprint: processor.fingerprint)) {
+            return (hash, result, source)
+        }
+        let data: Data
+        (data, io.read) = try StageTimings.measure { () throws(InputFileError) in try InputFile.read(job.path) }
+        let hash: ContentHash
+        (hash, io.hash) = StageTimings.measure { ContentHash(of: data) }
+        let processor = processor
+        let (result, source) = try await cache.result(for: CacheKey(content: hash, fingerprint: processor.fingerprint)) {
+            CachedResult(try await processor.process(data))
+        }
+        if let identity { await cache.record(hash, for: identity) }
+        return (hash, result, source)
     }
 
     private func writeMask(_ result: CachedResult, to relativePath: String, under folder: URL) throws {

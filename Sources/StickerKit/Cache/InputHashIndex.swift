@@ -1,0 +1,41 @@
+import Foundation
+
+/// The cache's record of which content hash an unchanged input file has, so a rerun over
+/// files that were not touched since finds its results without reading or hashing them.
+///
+/// One small file per file identity (`InputIdentity`) under `inputs/` in the cache folder:
+///
+///     "STKI1\n" <content hash, 64 hex> "\n" <SHA-256 of identity key and hash, 64 hex>
+///
+/// A torn, corrupt or foreign entry fails its checksum and is a miss. Only settled files
+/// are recorded, so a later change always shows in the identity.
+enum InputHashIndex {
+    private static let magic = "STKI1\n"
+
+    static func entryURL(_ identity: InputIdentity, in directory: URL) -> URL {
+        let name = ContentHash(of: Data(identity.key.utf8)).hex
+        return directory.appendingPathComponent("inputs").appendingPathComponent(String(name.prefix(2)))
+            .appendingPathComponent(name)
+    }
+
+    /// The recorded content hash of the file with this identity, if there is an intact entry.
+    static func hash(for identity: InputIdentity, in directory: URL) -> ContentHash? {
+        guard let data = try? InputFile.read(entryURL(identity, in: directory).path),
+              let text = String(data: data, encoding: .utf8), text.hasPrefix(magic) else { return nil }
+        let fields = text.dropFirst(magic.count).split(separator: "\n", omittingEmptySubsequences: false)
+        guard fields.count == 2, let hash = ContentHash(hex: String(fields[0])),
+              String(fields[1]) == checksum(hash, identity) else { return nil }
+        return hash
+    }
+
+    /// Records `hash` for a settled file; throws only what writing the entry met.
+    static func record(_ hash: ContentHash, for identity: InputIdentity, in directory: URL) throws(FileWriteError) {
+        let url = entryURL(identity, in: directory)
+        try ContainedFolder.createParents(of: url, under: directory)
+        try AtomicFile.write(Data((magic + hash.hex + "\n" + checksum(hash, identity)).utf8), to: url)
+    }
+
+    private static func checksum(_ hash: ContentHash, _ identity: InputIdentity) -> String {
+        ContentHash(of: Data("\(identity.key)\n\(hash.hex)".utf8)).hex
+    }
+}
