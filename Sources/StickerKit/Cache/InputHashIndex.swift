@@ -3,11 +3,12 @@ import Foundation
 /// The cache's record of which content hash an unchanged input file has, so a rerun over
 /// files that were not touched since finds its results without reading or hashing them.
 ///
-/// One small file per file identity (`InputIdentity`) under `inputs/` in the cache folder:
+/// One small file per file identity (`InputIdentity`) under `inputs/` in the cache folder,
+/// named by the SHA-256 of the identity's key:
 ///
-///     "STKI1\n" <content hash, 64 hex> "\n" <SHA-256 of identity key and hash, 64 hex>
+///     "STKI1\n" <identity key> "\n" <content hash, 64 hex> "\n" <SHA-256 of the two lines, 64 hex>
 ///
-/// A torn, corrupt or foreign entry fails its checksum and is a miss. Only settled files
+/// A torn, corrupt or misplaced entry fails its checks and is a miss. Only settled files
 /// are recorded, so a later change always shows in the identity.
 enum InputHashIndex {
     private static let magic = "STKI1\n"
@@ -21,10 +22,7 @@ enum InputHashIndex {
     /// The recorded content hash of the file with this identity, if there is an intact entry.
     static func hash(for identity: InputIdentity, in directory: URL) -> ContentHash? {
         guard let data = try? InputFile.read(entryURL(identity, in: directory).path),
-              let text = String(data: data, encoding: .utf8), text.hasPrefix(magic) else { return nil }
-        let fields = text.dropFirst(magic.count).split(separator: "\n", omittingEmptySubsequences: false)
-        guard fields.count == 2, let hash = ContentHash(hex: String(fields[0])),
-              String(fields[1]) == checksum(hash, identity) else { return nil }
+              let (key, hash) = decode(data), key == identity.key else { return nil }
         return hash
     }
 
@@ -32,10 +30,21 @@ enum InputHashIndex {
     static func record(_ hash: ContentHash, for identity: InputIdentity, in directory: URL) throws(FileWriteError) {
         let url = entryURL(identity, in: directory)
         try ContainedFolder.createParents(of: url, under: directory)
-        try AtomicFile.write(Data((magic + hash.hex + "\n" + checksum(hash, identity)).utf8), to: url)
+        try AtomicFile.write(Data((magic + lines(identity.key, hash) + checksum(identity.key, hash)).utf8), to: url)
     }
 
-    private static func checksum(_ hash: ContentHash, _ identity: InputIdentity) -> String {
-        ContentHash(of: Data("\(identity.key)\n\(hash.hex)".utf8)).hex
+    /// An entry's identity key and content hash, or nil when it is not intact.
+    static func decode(_ data: Data) -> (key: String, hash: ContentHash)? {
+        guard let text = String(data: data, encoding: .utf8), text.hasPrefix(magic) else { return nil }
+        let fields = text.dropFirst(magic.count).split(separator: "\n", omittingEmptySubsequences: false)
+        guard fields.count == 3, let hash = ContentHash(hex: String(fields[1])) else { return nil }
+        let key = String(fields[0])
+        return String(fields[2]) == checksum(key, hash) ? (key, hash) : nil
+    }
+
+    private static func lines(_ key: String, _ hash: ContentHash) -> String { "\(key)\n\(hash.hex)\n" }
+
+    private static func checksum(_ key: String, _ hash: ContentHash) -> String {
+        ContentHash(of: Data(lines(key, hash).utf8)).hex
     }
 }
