@@ -1,5 +1,5 @@
 import Foundation
-import StickerKit
+@testable import StickerKit
 import Testing
 import TestSupport
 
@@ -54,6 +54,48 @@ import TestSupport
                           shapes: [(.disc(x: 70, y: 90, radius: 35), [200, 40, 40]),
                                    (.disc(x: 210, y: 90, radius: 30), [40, 40, 200])])
         #expect(try extract(scene).2 > 0.93)
+    }
+
+    /// A stem about 3 working pixels wide (1.5 at the coarse level) stays on the sticker.
+    @Test func thinPartsSurvive() throws {
+        let color: SIMD3<Float> = [60, 120, 50]
+        let scene = Scene(width: 600, height: 450, background: .plain([225, 230, 235]),
+                          shapes: [(.disc(x: 300, y: 150, radius: 70), color),
+                                   (.bar(x0: 300, y0: 200, x1: 300, y1: 420, thickness: 4.5), color)])
+        let (sticker, _, iou) = try extract(scene)
+        #expect(iou > 0.9)
+        let alpha = TestFiles.fullFrameAlpha(sticker, width: 600, height: 450)
+        let stem = (240..<410).map { y in alpha[y * 600 + 300] }
+        #expect(stem.filter { $0 >= 0.5 }.count > stem.count * 9 / 10, "the stem's centre line is kept")
+    }
+
+    /// The subject's colours also occur along the frame (a brown animal, brown rocks at the
+    /// edges): colour seeding from the frame finds nothing, and GrabCut's central rectangle
+    /// carves the subject out instead (it used to be "no subject found").
+    @Test func subjectWhoseColoursAlsoLineTheFrameIsFound() throws {
+        let width = 320, height = 240
+        var image = Scene(width: width, height: height, background: .texture([120, 125, 130], amplitude: 20),
+                          shapes: []).render().image
+        let disc = Scene.Shape.disc(x: 160, y: 110, radius: 55)
+        let edges = [Scene.Shape.rectangle(x: 0, y: 0, width: 6, height: 240), .rectangle(x: 314, y: 0, width: 6, height: 240)]
+        var mask = [Float](repeating: 0, count: width * height)
+        var generator = SplitMix64(seed: 7)
+        for y in 0..<height {
+            for x in 0..<width {
+                let px = Double(x) + 0.5, py = Double(y) + 0.5
+                mask[y * width + x] = Float(disc.coverage(px, py))
+                let cover = Float(([disc] + edges).map { $0.coverage(px, py) }.max()!)
+                guard cover > 0 else { continue }
+                // The same grainy brown, like fur and rock, on the subject and at the edges.
+                for (c, brown) in [125, 85, 55].enumerated() {
+                    let grain = Float(generator.nextUnit() - 0.5) * 30
+                    let i = (y * width + x) * 4 + c
+                    image.pixels[i] = UInt8((Float(image.pixels[i]) * (1 - cover) + (Float(brown) + grain) * cover).rounded())
+                }
+            }
+        }
+        let sticker = try StickerExtractor().extract(from: ImageDecoder.decode(TestFiles.png(image)))
+        #expect(TestFiles.iou(TestFiles.fullFrameAlpha(sticker, width: width, height: height), mask) > 0.95)
     }
 
     @Test func holesShowTheBackground() throws {

@@ -26,7 +26,8 @@ struct ColorMixtureModel: Sendable {
         // Sums in Double: a flat background sums ~1e5 equal values, and Float's rounding
         // would swamp the small variance that is left after subtracting the mean.
         var sums = [SIMD3<Double>](repeating: .zero, count: centers.count)
-        var products = [[Double]](repeating: [Double](repeating: 0, count: 6), count: centers.count)
+        var squares = [SIMD3<Double>](repeating: .zero, count: centers.count)   // xx, yy, zz
+        var crosses = [SIMD3<Double>](repeating: .zero, count: centers.count)   // xy, xz, yz
         var counts = [Double](repeating: 0, count: centers.count)
         for sample in samples {
             let color = colors[Int(sample)]
@@ -34,44 +35,47 @@ struct ColorMixtureModel: Sendable {
             let c = SIMD3<Double>(Double(color.x), Double(color.y), Double(color.z))
             sums[k] += c
             counts[k] += 1
-            products[k][0] += c.x * c.x
-            products[k][1] += c.x * c.y
-            products[k][2] += c.x * c.z
-            products[k][3] += c.y * c.y
-            products[k][4] += c.y * c.z
-            products[k][5] += c.z * c.z
+            squares[k] += c * c
+            crosses[k] += SIMD3(c.x, c.x, c.y) * SIMD3(c.y, c.z, c.z)
         }
         let total = Double(max(samples.count, 1))
         components = []
         for k in 0..<centers.count where counts[k] > 0 {
             let n = counts[k]
             let m = sums[k] / n
-            let p = products[k]
             let r = ColorMixtureModel.regularization
-            let covariance = [p[0] / n - m.x * m.x + r, p[1] / n - m.x * m.y, p[2] / n - m.x * m.z,
-                              p[3] / n - m.y * m.y + r, p[4] / n - m.y * m.z, p[5] / n - m.z * m.z + r]
-            components.append(ColorMixtureModel.component(weight: n / total, mean: m, covariance))
+            let variance = squares[k] / n - m * m + r
+            let covariance = crosses[k] / n - SIMD3(m.x, m.x, m.y) * SIMD3(m.y, m.z, m.z)
+            components.append(ColorMixtureModel.component(weight: n / total, mean: m,
+                                                          [variance.x, covariance.x, covariance.y,
+                                                           variance.y, covariance.z, variance.z]))
         }
     }
 
-    /// Negative log-likelihood of `color` under the mixture (a log-sum-exp over components).
+    /// Negative log-likelihood of `color` under the mixture (a log-sum-exp over
+    /// components). Components more than 12 log units below the best add under 1e-5 to
+    /// the sum and are skipped, so most pixels cost no exponential at all.
     @inline(__always)
     func cost(_ color: SIMD3<Float>) -> Float {
-        var best = -Float.infinity
-        var sum: Float = 0
-        for component in components {
-            let d = color - component.mean
-            let q = (component.inverse.0 * d).sum() * d.x + (component.inverse.1 * d).sum() * d.y
-                + (component.inverse.2 * d).sum() * d.z
-            let logDensity = component.logNormalizer - 0.5 * q
-            if logDensity > best {
-                sum = sum * expf(best - logDensity) + 1
-                best = logDensity
-            } else {
-                sum += expf(logDensity - best)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: components.count) { densities in
+            var best = -Float.infinity
+            for k in components.indices {
+                densities[k] = logDensity(color, components[k])
+                best = max(best, densities[k])
             }
+            var sum: Float = 0   // of exp(density - best): 1 for the best, the others' share beside it
+            for k in components.indices where densities[k] > best - 12 { sum += expf(densities[k] - best) }
+            let others = sum - 1
+            return -(best + (others < 1e-3 ? others : logf(sum)))
         }
-        return -(best + logf(sum))
+    }
+
+    @inline(__always)
+    private func logDensity(_ color: SIMD3<Float>, _ component: Component) -> Float {
+        let d = color - component.mean
+        let q = (component.inverse.0 * d).sum() * d.x + (component.inverse.1 * d).sum() * d.y
+            + (component.inverse.2 * d).sum() * d.z
+        return component.logNormalizer - 0.5 * q
     }
 
     /// A component from its weight, mean and covariance (xx, xy, xz, yy, yz, zz).

@@ -10,20 +10,28 @@ import Foundation
 /// term on the 8-connected grid. The frame is a soft prior, not a hard constraint, so a
 /// subject cut by the frame keeps its border pixels. O(iterations x pixels) in practice.
 ///
-/// The rounds run at half the working size; the result is then refined by one cut at full
-/// working size restricted to a band around the coarse boundary (multilevel banded graph
-/// cuts: H. Lombaert, Y. Sun, L. Grady, C. Xu, ICCV 2005), which keeps the coarse level's
-/// global decisions and the fine level's edges at a fraction of the cost.
+/// The rounds run at half the working size, where they are cheap and see the whole
+/// picture; their labels, doubled, then seed one more round at full working size over the
+/// whole image (the coarse-to-fine scheme of multilevel graph cuts, H. Lombaert, Y. Sun,
+/// L. Grady, C. Xu, ICCV 2005, without their band restriction, which kept thin parts
+/// lost at the coarse level from coming back). That round's smoothness is lower, so parts
+/// one or two working pixels wide (legs, stems, spokes) survive it.
+///
+/// When colour seeding finds nothing (a subject whose colours also occur along the frame),
+/// the rounds start again from GrabCut's own initialisation, the central rectangle as
+/// possible subject. Its result is kept only if the cut carved the subject out of that
+/// rectangle (it ends smaller than the rectangle); a result that spread past it means the
+/// centre looks like the frame, and there is no subject.
 struct SubjectSegmenter: Sendable {
     var iterations = 3
     var components = 5
-    /// Weight of the smoothness term (GrabCut's gamma).
+    /// Weight of the smoothness term (GrabCut's gamma) at the coarse level.
     var smoothness: Float = 50
+    /// The same at full working size (dev set: 25-35 keep thin parts, 50 loses them).
+    var fineSmoothness: Float = 35
     /// Extra cost, in log-likelihood units, of calling a frame pixel subject.
     var framePrior: Float = 3
 
-    /// Half-width of the refinement band, in working pixels.
-    var refinementRadius = 3
     /// Below this short side the coarse level is skipped.
     static let minimumCoarseSide = 48
 
@@ -41,9 +49,8 @@ struct SubjectSegmenter: Sendable {
             }
         }
         try Task.checkCancellation()
-        let band = BoxFilter.holdsBoth(labels, width: image.width, height: image.height, radius: refinementRadius)
-        let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
-        labels = try cut(image, labels: labels, inBand: frameBand(image).inBand, edges: edges, free: band)
+        let edges = ContrastEdges(image, weight: fineSmoothness * SubjectSegmenter.unit)
+        labels = try cut(image, labels: labels, inBand: frameBand(image).inBand, edges: edges)
         return ForegroundMask(width: image.width, height: image.height, values: labels)
     }
 
@@ -63,19 +70,33 @@ struct SubjectSegmenter: Sendable {
         return (inBand, bandSamples)
     }
 
-    /// GrabCut's rounds on one image: seed from the frame, then re-fit and cut.
+    /// GrabCut's rounds on one image: seed from the frame, then re-fit and cut; from the
+    /// central rectangle instead when that finds nothing.
     private func grabCut(_ image: WorkingImage) throws -> [UInt8] {
         let (inBand, bandSamples) = frameBand(image)
-        var labels = try initialLabels(image, inBand: inBand, bandSamples: bandSamples)
         let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
+        let seeded = try rounds(image, from: try initialLabels(image, inBand: inBand, bandSamples: bandSamples),
+                                inBand: inBand, edges: edges)
+        guard area(seeded) * 1000 < seeded.count else { return seeded }
+        var rectangle = [UInt8](repeating: 0, count: seeded.count)
+        markCentre(&rectangle, width: image.width, height: image.height)
+        let carved = try rounds(image, from: rectangle, inBand: inBand, edges: edges)
+        return area(carved) < area(rectangle) ? carved : seeded
+    }
+
+    /// Alternates re-fitting and cutting until the labels settle (at most `iterations`).
+    private func rounds(_ image: WorkingImage, from labels: [UInt8], inBand: [Bool], edges: ContrastEdges) throws -> [UInt8] {
+        var labels = labels
         for _ in 0..<iterations {
             try Task.checkCancellation()
-            let next = try cut(image, labels: labels, inBand: inBand, edges: edges, free: nil)
+            let next = try cut(image, labels: labels, inBand: inBand, edges: edges)
             if next == labels { break }
             labels = next
         }
         return labels
     }
+
+    private func area(_ labels: [UInt8]) -> Int { labels.reduce(0) { $0 + Int($1) } }
 
     /// Subject = pixels the frame's colour model explains worse than almost all of the frame.
     private func initialLabels(_ image: WorkingImage, inBand: [Bool], bandSamples: [Int32]) throws -> [UInt8] {
@@ -88,14 +109,14 @@ struct SubjectSegmenter: Sendable {
             for index in colors.indices where !inBand[index] && background.cost(colors[index]) > threshold {
                 labels[index] = 1
             }
-            if labels.reduce(0, { $0 + Int($1) }) < colors.count / 500 {
+            if area(labels) < colors.count / 500 {
                 markCentre(&labels, width: image.width, height: image.height)
             }
             return labels
         }
     }
 
-    /// GrabCut's fallback seed: the central region, when colour alone finds nothing.
+    /// GrabCut's rectangle: the central 60% of each side.
     private func markCentre(_ labels: inout [UInt8], width: Int, height: Int) {
         for y in (height / 5)..<(height - height / 5) {
             for x in (width / 5)..<(width - width / 5) { labels[y * width + x] = 1 }
@@ -106,9 +127,7 @@ struct SubjectSegmenter: Sendable {
     private static let unit: Float = 16
 
     /// One GrabCut round: re-fit both colour models to `labels`, then cut.
-    /// `free`, when given, limits the cut to those pixels; the others keep their label.
-    private func cut(_ image: WorkingImage, labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
-                     free: [Bool]?) throws -> [UInt8] {
+    private func cut(_ image: WorkingImage, labels: [UInt8], inBand: [Bool], edges: ContrastEdges) throws -> [UInt8] {
         var subjectSamples: [Int32] = []
         var backgroundSamples: [Int32] = []
         for index in labels.indices {
@@ -119,43 +138,22 @@ struct SubjectSegmenter: Sendable {
             let subject = ColorMixtureModel(colors: colors, samples: subjectSamples, count: components)
             let background = ColorMixtureModel(colors: colors, samples: backgroundSamples, count: components)
             return colors.indices.map { index in
-                if let free, !free[index] { return Int32(0) }
                 let subjectCost = subject.cost(colors[index]) + (inBand[index] ? framePrior : 0)
                 // > 0 prefers subject; only the difference of the two costs matters, kept finite.
                 return Int32(min(max(background.cost(colors[index]) - subjectCost, -1e4), 1e4) * SubjectSegmenter.unit)
             }
         }
-        return SubjectSegmenter.minimumCut(preferences: preferences, edges: edges, labels: labels, free: free)
+        return SubjectSegmenter.minimumCut(preferences: preferences, edges: edges)
     }
 
-    /// Labels minimising the preferences plus the edge costs, exactly (one max-flow), over
-    /// the `free` pixels (all when nil); the others keep `labels` and enter the cut only
-    /// through the edges to their free neighbours, which become terminal capacities.
-    static func minimumCut(preferences: [Int32], edges: ContrastEdges, labels: [UInt8], free: [Bool]?) -> [UInt8] {
-        var result = labels
-        var node = [Int32](repeating: -1, count: preferences.count)
-        var pixels: [Int32] = []
-        for index in preferences.indices where free?[index] ?? true {
-            node[index] = Int32(pixels.count)
-            pixels.append(Int32(index))
+    /// Labels minimising the preferences plus the edge costs, exactly (one max-flow).
+    static func minimumCut(preferences: [Int32], edges: ContrastEdges) -> [UInt8] {
+        let graph = MaxFlowGraph(nodeCount: preferences.count, edgeCapacity: preferences.count * 4)
+        edges.forEachEdge { p, q, capacity in graph.addEdge(p, q, capacity: capacity, reverseCapacity: capacity) }
+        for (index, preference) in preferences.enumerated() {
+            graph.setTerminalCapacities(index, source: max(preference, 0), sink: max(-preference, 0))
         }
-        guard !pixels.isEmpty else { return result }
-        var source = pixels.map { max(preferences[Int($0)], 0) }
-        var sink = pixels.map { max(-preferences[Int($0)], 0) }
-        let graph = MaxFlowGraph(nodeCount: pixels.count, edgeCapacity: pixels.count * 4)
-        edges.forEachEdge { p, q, capacity in
-            let a = Int(node[p]), b = Int(node[q])
-            if a >= 0 && b >= 0 {
-                graph.addEdge(a, b, capacity: capacity, reverseCapacity: capacity)
-            } else if a >= 0 {
-                if labels[q] == 1 { source[a] += capacity } else { sink[a] += capacity }
-            } else if b >= 0 {
-                if labels[p] == 1 { source[b] += capacity } else { sink[b] += capacity }
-            }
-        }
-        for index in pixels.indices { graph.setTerminalCapacities(index, source: source[index], sink: sink[index]) }
         graph.maximumFlow()
-        for (index, pixel) in pixels.enumerated() { result[Int(pixel)] = graph.isSourceSide(index) ? 1 : 0 }
-        return result
+        return preferences.indices.map { graph.isSourceSide($0) ? 1 : 0 }
     }
 }
