@@ -71,17 +71,19 @@ struct SubjectSegmenter: Sendable {
     }
 
     /// GrabCut's rounds on one image: seed from the frame, then re-fit and cut; from the
-    /// central rectangle instead when that finds nothing.
+    /// central rectangle instead when the seed or its result is (next to) nothing.
     private func grabCut(_ image: WorkingImage) throws -> [UInt8] {
         let (inBand, bandSamples) = frameBand(image)
         let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
-        let seeded = try rounds(image, from: try initialLabels(image, inBand: inBand, bandSamples: bandSamples),
-                                inBand: inBand, edges: edges)
-        guard area(seeded) * 1000 < seeded.count else { return seeded }
-        var rectangle = [UInt8](repeating: 0, count: seeded.count)
+        let seed = try initialLabels(image, inBand: inBand, bandSamples: bandSamples)
+        if area(seed) * 500 >= seed.count {
+            let seeded = try rounds(image, from: seed, inBand: inBand, edges: edges)
+            if area(seeded) * 1000 >= seeded.count { return seeded }
+        }
+        var rectangle = [UInt8](repeating: 0, count: seed.count)
         markCentre(&rectangle, width: image.width, height: image.height)
         let carved = try rounds(image, from: rectangle, inBand: inBand, edges: edges)
-        return area(carved) < area(rectangle) ? carved : seeded
+        return area(carved) < area(rectangle) ? carved : [UInt8](repeating: 0, count: seed.count)
     }
 
     /// Alternates re-fitting and cutting until the labels settle (at most `iterations`).
@@ -108,9 +110,6 @@ struct SubjectSegmenter: Sendable {
             var labels = [UInt8](repeating: 0, count: colors.count)
             for index in colors.indices where !inBand[index] && background.cost(colors[index]) > threshold {
                 labels[index] = 1
-            }
-            if area(labels) < colors.count / 500 {
-                markCentre(&labels, width: image.width, height: image.height)
             }
             return labels
         }
