@@ -1,6 +1,9 @@
 /// Separable resampling of interleaved 8-bit or float planes over a source rectangle.
 ///
-///     let small = Resampler.resize(image, to: (64, 48))
+///     let floats = image.pixels.withUnsafeBufferPointer {
+///         Resampler.resample($0, width: image.width, height: image.height, channels: 4,
+///                            region: Resampler.Region(x: 0, y: 0, width: 640, height: 480), width: 64, height: 48)
+///     }
 enum Resampler {
     /// A rectangle in source pixels (may be fractional, may reach past the edges).
     struct Region: Sendable {
@@ -111,16 +114,5 @@ extension Float: ResampleSample {
     @inline(__always)
     static func eight(_ buffer: UnsafeBufferPointer<Float>, at index: Int) -> SIMD8<Float> {
         UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self)
-    }
-}
-
-extension Resampler {
-    /// A whole single-channel plane at another size (area average down, linear up).
-    static func scalePlane(_ plane: [Float], width: Int, height: Int, toWidth: Int, toHeight: Int) -> [Float] {
-        if width == toWidth && height == toHeight { return plane }
-        let region = Region(x: 0, y: 0, width: Double(width), height: Double(height))
-        return plane.withUnsafeBufferPointer {
-            resample($0, width: width, height: height, channels: 1, region: region, width: toWidth, height: toHeight)
-        }
     }
 }
