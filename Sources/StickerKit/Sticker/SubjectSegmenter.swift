@@ -74,6 +74,8 @@ struct SubjectSegmenter: Sendable {
     /// central rectangle instead when the seed or its result is (next to) nothing.
     private func grabCut(_ image: WorkingImage) throws -> [UInt8] {
         let (inBand, bandSamples) = frameBand(image)
+        // A picture that is all frame (a single row or column) has no inside to hold a subject.
+        guard inBand.contains(false) else { return [UInt8](repeating: 0, count: inBand.count) }
         let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
         let seed = try initialLabels(image, inBand: inBand, bandSamples: bandSamples)
         if area(seed) * 500 >= seed.count {
