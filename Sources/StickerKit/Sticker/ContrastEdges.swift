@@ -9,52 +9,60 @@ struct ContrastEdges: Sendable {
     let width: Int
     let height: Int
     /// Per pixel: capacities to its right, down, down-right and down-left neighbours.
-    private var capacities: [SIMD4<Int32>]
-
-    private static let offsets = [(1, 0), (0, 1), (1, 1), (-1, 1)]
+    private let capacities: [SIMD4<Int32>]
 
     /// `weight` is gamma, already in the integer units of the cut.
     init(_ image: WorkingImage, weight: Float) {
-        width = image.width
-        height = image.height
+        let width = image.width, height = image.height
+        self.width = width
+        self.height = height
+        // Squared colour distances to the four forward neighbours; -1 where there is none.
         var squared = [SIMD4<Float>](repeating: SIMD4(repeating: -1), count: width * height)
         var total: Float = 0
         var count: Float = 0
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                for (k, (dx, dy)) in ContrastEdges.offsets.enumerated() {
-                    let nx = x + dx, ny = y + dy
-                    guard nx >= 0, nx < width, ny < height else { continue }
-                    let d = image.colors[index] - image.colors[ny * width + nx]
-                    let distance = (d * d).sum()
-                    squared[index][k] = distance
-                    total += distance
-                    count += 1
+        image.colors.withUnsafeBufferPointer { colors in
+            func distance(_ a: Int, _ b: Int) -> Float {
+                let d = colors[a] - colors[b]
+                return (d * d).sum()
+            }
+            for y in 0..<height {
+                for x in 0..<width {
+                    let index = y * width + x
+                    let hasRight = x + 1 < width, hasDown = y + 1 < height, hasLeft = x > 0
+                    let right = hasRight ? distance(index, index + 1) : -1
+                    let down = hasDown ? distance(index, index + width) : -1
+                    let downRight = hasRight && hasDown ? distance(index, index + width + 1) : -1
+                    let downLeft = hasLeft && hasDown ? distance(index, index + width - 1) : -1
+                    let distances = SIMD4(right, down, downRight, downLeft)
+                    squared[index] = distances
+                    // In this order, so beta is the same to the last bit whatever the layout.
+                    if right >= 0 { total += right; count += 1 }
+                    if down >= 0 { total += down; count += 1 }
+                    if downRight >= 0 { total += downRight; count += 1 }
+                    if downLeft >= 0 { total += downLeft; count += 1 }
                 }
             }
         }
         let beta = count > 0 && total > 0 ? count / (2 * total) : 0
         let diagonal = weight / Float(2).squareRoot()
         let scale = SIMD4<Float>(weight, weight, diagonal, diagonal)
+        func capacity(_ squared: Float, _ scale: Float) -> Int32 {
+            squared >= 0 ? Int32(exp(-beta * squared) * scale) : 0
+        }
         capacities = squared.map { s in
-            var capacity = SIMD4<Int32>(repeating: 0)
-            for k in 0..<4 where s[k] >= 0 { capacity[k] = Int32(exp(-beta * s[k]) * scale[k]) }
-            return capacity
+            SIMD4(capacity(s.x, scale.x), capacity(s.y, scale.y), capacity(s.z, scale.z), capacity(s.w, scale.w))
         }
     }
 
     /// Calls `body(p, q, capacity)` once for every grid edge with a positive capacity.
     @inline(__always)
     func forEachEdge(_ body: (Int, Int, Int32) -> Void) {
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                let capacity = capacities[index]
-                for (k, (dx, dy)) in ContrastEdges.offsets.enumerated() where capacity[k] > 0 {
-                    body(index, (y + dy) * width + x + dx, capacity[k])
-                }
-            }
+        for index in capacities.indices {
+            let capacity = capacities[index]
+            if capacity.x > 0 { body(index, index + 1, capacity.x) }
+            if capacity.y > 0 { body(index, index + width, capacity.y) }
+            if capacity.z > 0 { body(index, index + width + 1, capacity.z) }
+            if capacity.w > 0 { body(index, index + width - 1, capacity.w) }
         }
     }
 }
