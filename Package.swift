@@ -22,7 +22,8 @@ let package = Package(
             ]
         ),
         .target(name: "StickerKit", dependencies: ["CImageCodecs"]),
-        .executableTarget(name: "stickerize", dependencies: ["StickerKit"]),
+        .target(name: "CAllocatorTuning", path: "CAllocatorTuning"),
+        .executableTarget(name: "stickerize", dependencies: ["StickerKit", "CAllocatorTuning"]),
         .target(name: "PaletteBenchmark", dependencies: ["StickerKit"]),
         .executableTarget(name: "stickerize-bench", dependencies: ["StickerKit", "PaletteBenchmark"]),
         .executableTarget(name: "using-stickerkit", dependencies: ["StickerKit"], path: "Examples/UsingStickerKit"),

@@ -5,6 +5,7 @@ import StickerKit
 @main
 enum StickerizeCommand {
     static func main() async {
+        AllocatorTuning.apply()
         let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
         exit(code.rawValue)
     }
