@@ -61,7 +61,7 @@ import TestSupport
     @Test func aCorruptIndexEntryIsAMiss() async throws {
         let folder = PipelineTests.photoFolder(count: 1)
         let cache = TestFiles.temporaryFolder("cache")
-        let photo = try #require(RawPath(folder.appendingPathComponent("photo-0.jpg").path) as RawPath?)
+        let photo = RawPath(folder.appendingPathComponent("photo-0.jpg").path)
         let identity = try #require(InputIdentity(photo))
         let hash = ContentHash(of: try InputFile.read(photo))
         try InputHashIndex.record(hash, for: identity, in: cache)
@@ -69,7 +69,7 @@ import TestSupport
 
         let entry = InputHashIndex.entryURL(identity, in: cache)
         var bytes = try Data(contentsOf: entry)
-        bytes[10] = bytes[10] == 0x30 ? 0x31 : 0x30   // one hex digit of the recorded hash
+        bytes[10] = bytes[10] == 0x30 ? 0x31 : 0x30   // one digit of the identity key
         try bytes.write(to: entry)
         #expect(InputHashIndex.hash(for: identity, in: cache) == nil)
         try Data("STKI1\n".utf8).write(to: entry)

@@ -19,7 +19,7 @@ struct LowResolutionGrid: Sendable {
         let fx: Float, fy: Float
 
         @inline(__always)
-        func sample(_ plane: UnsafeBufferPointer<Float>) -> Float {
+        func sample<Value: SIMD>(_ plane: [Value]) -> Value where Value.Scalar == Float {
             let top = plane[topLeft] * (1 - fx) + plane[topRight] * fx
             let bottom = plane[bottomLeft] * (1 - fx) + plane[bottomRight] * fx
             return top * (1 - fy) + bottom * fy

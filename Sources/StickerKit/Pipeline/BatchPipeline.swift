@@ -76,12 +76,7 @@ public struct BatchPipeline: Sendable {
         while !Task.isCancelled, let job = try? await iterator.next(isolation: isolation) {
             var item = PlannedInput(index: job.index, source: job.source, output: job.output, status: .failed)
             do {
-                let recorded: ContentHash? = if let identity = InputIdentity(job.path) {
-                    await cache.recordedHash(for: identity)
-                } else {
-                    nil
-                }
-                let hash = try recorded ?? ContentHash(of: InputFile.read(job.path))
+                let hash = try await recordedHash(of: job.path).hash ?? ContentHash(of: InputFile.read(job.path))
                 item.sha256 = hash.hex
                 let cached = await cache.contains(CacheKey(content: hash, fingerprint: processor.fingerprint))
                 item.status = cached ? .cached : .new
@@ -130,10 +125,10 @@ public struct BatchPipeline: Sendable {
     /// read, hashed, and found in or added to the cache.
     private func resolve(_ job: BatchJob, io: inout StageTimings)
         async throws -> (ContentHash, CachedResult, ResultCache.Source) {
-        let identity = InputIdentity(job.path)
-        if let identity, let hash = await cache.recordedHash(for: identity),
-           let (result, source) = await cache.cached(CacheKey(content: hash, fingerprint: processor.fingerprint)) {
-            return (hash, result, source)
+        let (identity, recorded) = await recordedHash(of: job.path)
+        if let recorded,
+           let (result, source) = await cache.cached(CacheKey(content: recorded, fingerprint: processor.fingerprint)) {
+            return (recorded, result, source)
         }
         let data: Data
         (data, io.read) = try StageTimings.measure { () throws(InputFileError) in try InputFile.read(job.path) }
@@ -143,8 +138,15 @@ public struct BatchPipeline: Sendable {
         let (result, source) = try await cache.result(for: CacheKey(content: hash, fingerprint: processor.fingerprint)) {
             CachedResult(try await processor.process(data))
         }
-        if let identity { await cache.record(hash, for: identity) }
+        if let identity, hash != recorded { await cache.record(hash, for: identity) }
         return (hash, result, source)
+    }
+
+    /// The input's `stat` identity, and the content hash the cache recorded for it while
+    /// the file was unchanged, if any.
+    private func recordedHash(of path: RawPath) async -> (identity: InputIdentity?, hash: ContentHash?) {
+        guard let identity = InputIdentity(path) else { return (nil, nil) }
+        return (identity, await cache.recordedHash(for: identity))
     }
 
     private func writeMask(_ result: CachedResult, to relativePath: String, under folder: URL) throws {

@@ -84,10 +84,7 @@ private struct LocalMeans {
 
     /// The mean colour around (x, y), or nil where the window holds no weight.
     func at(_ x: Int, _ y: Int) -> SIMD3<Float>? {
-        let tap = grid.tap(x, y)
-        let top = planes[tap.topLeft] * (1 - tap.fx) + planes[tap.topRight] * tap.fx
-        let bottom = planes[tap.bottomLeft] * (1 - tap.fx) + planes[tap.bottomRight] * tap.fx
-        let mean = top * (1 - tap.fy) + bottom * tap.fy
+        let mean = grid.tap(x, y).sample(planes)
         guard mean[0] > 1e-3 else { return nil }
         return SIMD3(mean[1], mean[2], mean[3]) / mean[0]
     }

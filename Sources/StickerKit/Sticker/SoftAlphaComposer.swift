@@ -30,56 +30,48 @@ enum SoftAlphaComposer {
         let lowGuide = lowColors.withUnsafeBufferPointer { low in (0..<grid.count).map { luminance(low, $0) } }
         let (slope, offset) = GuidedFilter(radius: max(1, radius / subsampling), epsilon: 1e-3)
             .coefficients(mask: grid.shrink(coarse), guide: lowGuide, width: grid.lowWidth, height: grid.lowHeight)
-        let varies = readsVarying(slope: slope, offset: offset, grid: grid)
+        let coefficients = zip(slope, offset).map { SIMD2($0, $1) }
+        let varies = readsVarying(coefficients, grid: grid)
         let hard = coarse.map { $0 >= 0.5 ? UInt8(1) : 0 }
         let matting = EdgeMatting(colors: colors, hard: hard, width: width, height: height,
                                   radius: max(3, radius), subsampling: subsampling * 2)
 
-        let pixels = assemble(colors: colors, slope: slope, offset: offset, varies: varies, matting: matting, grid: grid)
+        let pixels = assemble(colors: colors, coefficients: coefficients, varies: varies, matting: matting, grid: grid)
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
     /// The sticker's RGBA bytes: q = a I + b and matting where they can change a pixel, the
-    /// flat offset and the resampled colour elsewhere.
-    private static func assemble(colors: [Float], slope: [Float], offset: [Float], varies: [Bool],
+    /// flat offset and the resampled colour elsewhere. `coefficients` holds (a, b) per cell.
+    private static func assemble(colors: [Float], coefficients: [SIMD2<Float>], varies: [Bool],
                                  matting: EdgeMatting, grid: LowResolutionGrid) -> [UInt8] {
         let width = grid.width
         var pixels = [UInt8](repeating: 0, count: grid.width * grid.height * 4)
         let toBytes = SIMD4<Float>(1, 1, 1, 255)
         pixels.withUnsafeMutableBytes { out in
             colors.withUnsafeBufferPointer { colors in
-                slope.withUnsafeBufferPointer { slope in
-                    offset.withUnsafeBufferPointer { offset in
-                        varies.withUnsafeBufferPointer { varies in
-                            matting.band.withUnsafeBufferPointer { band in
-                                let colorBytes = UnsafeRawPointer(colors.baseAddress!)
-                                for y in 0..<grid.height {
-                                    for x in 0..<width {
-                                        let i = y * width + x
-                                        let cell = grid.topLeft(x, y)
-                                        let pixel = colorBytes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
-                                        var rgba: SIMD4<Float>
-                                        if band[i] || varies[cell] {
-                                            let tap = grid.tap(x, y)
-                                            var alpha = min(1, max(0, tap.sample(offset) + tap.sample(slope) * luminance(colors, i)))
-                                            var color = SIMD3(pixel.x, pixel.y, pixel.z)
-                                            if band[i] {
-                                                (alpha, color) = matting.refine(pixel: color, alpha: alpha, x: x, y: y)
-                                            }
-                                            rgba = SIMD4(color, alpha)
-                                        } else {
-                                            guard offset[cell] != 0 else { continue }   // flat: exactly 0 or 1
-                                            rgba = SIMD4(pixel.x, pixel.y, pixel.z, 1)
-                                        }
-                                        let scaled = pointwiseMin(pointwiseMax(rgba * toBytes, .zero), SIMD4(repeating: 255))
-                                            + 0.5
-                                        let bytes = SIMD4<UInt8>(UInt8(scaled.x), UInt8(scaled.y), UInt8(scaled.z), UInt8(scaled.w))
-                                        guard bytes.w > 0 else { continue }
-                                        out.storeBytes(of: bytes, toByteOffset: i * 4, as: SIMD4<UInt8>.self)
-                                    }
-                                }
+                let colorBytes = UnsafeRawPointer(colors.baseAddress!)
+                for y in 0..<grid.height {
+                    for x in 0..<width {
+                        let i = y * width + x
+                        let cell = grid.topLeft(x, y)
+                        let pixel = colorBytes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
+                        var rgba: SIMD4<Float>
+                        if matting.band[i] || varies[cell] {
+                            let ab = grid.tap(x, y).sample(coefficients)
+                            var alpha = min(1, max(0, ab.y + ab.x * luminance(colors, i)))
+                            var color = SIMD3(pixel.x, pixel.y, pixel.z)
+                            if matting.band[i] {
+                                (alpha, color) = matting.refine(pixel: color, alpha: alpha, x: x, y: y)
                             }
+                            rgba = SIMD4(color, alpha)
+                        } else {
+                            guard coefficients[cell].y != 0 else { continue }   // flat: b is exactly 0 or 1
+                            rgba = SIMD4(pixel.x, pixel.y, pixel.z, 1)
                         }
+                        let scaled = pointwiseMin(pointwiseMax(rgba * toBytes, .zero), SIMD4(repeating: 255)) + 0.5
+                        let bytes = SIMD4<UInt8>(UInt8(scaled.x), UInt8(scaled.y), UInt8(scaled.z), UInt8(scaled.w))
+                        guard bytes.w > 0 else { continue }
+                        out.storeBytes(of: bytes, toByteOffset: i * 4, as: SIMD4<UInt8>.self)
                     }
                 }
             }
@@ -89,9 +81,9 @@ enum SoftAlphaComposer {
 
     /// Per grid cell: whether a pixel whose bilinear tap starts at that cell reads a cell where
     /// the guided filter is not flat (a slope, or an offset strictly between 0 and 1).
-    private static func readsVarying(slope: [Float], offset: [Float], grid: LowResolutionGrid) -> [Bool] {
+    private static func readsVarying(_ coefficients: [SIMD2<Float>], grid: LowResolutionGrid) -> [Bool] {
         let w = grid.lowWidth, h = grid.lowHeight
-        let varies = (0..<grid.count).map { slope[$0] != 0 || (offset[$0] != 0 && offset[$0] != 1) }
+        let varies = coefficients.map { $0.x != 0 || ($0.y != 0 && $0.y != 1) }
         return (0..<grid.count).map { cell in
             let x = cell % w, y = cell / w
             let right = min(x + 1, w - 1), below = min(y + 1, h - 1)
