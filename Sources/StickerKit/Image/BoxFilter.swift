@@ -43,28 +43,49 @@ enum BoxFilter {
 
     /// Whether the (2r+1) x (2r+1) window around each pixel, clipped at the edges, holds
     /// both a zero and a non-zero label: the band within `radius` of a boundary. Integer
-    /// window counts, O(N) whatever the radius.
+    /// window counts, O(N) whatever the radius; both passes walk rows in memory order.
     static func holdsBoth(_ labels: [UInt8], width: Int, height: Int, radius: Int) -> [Bool] {
+        // Per pixel: the non-zero labels in its row's window (a prefix-sum difference).
         var rows = [Int32](repeating: 0, count: labels.count)
-        for y in 0..<height {
-            var count: Int32 = 0
-            for x in 0..<min(width, radius) where labels[y * width + x] != 0 { count += 1 }
-            for x in 0..<width {
-                if x + radius < width && labels[y * width + x + radius] != 0 { count += 1 }
-                if x - radius - 1 >= 0 && labels[y * width + x - radius - 1] != 0 { count -= 1 }
-                rows[y * width + x] = count
+        var prefix = [Int32](repeating: 0, count: width + 1)
+        labels.withUnsafeBufferPointer { labels in
+            rows.withUnsafeMutableBufferPointer { rows in
+                prefix.withUnsafeMutableBufferPointer { prefix in
+                    for y in 0..<height {
+                        let line = y * width
+                        for x in 0..<width { prefix[x + 1] = prefix[x] + (labels[line + x] != 0 ? 1 : 0) }
+                        for x in 0..<width {
+                            rows[line + x] = prefix[min(width, x + radius + 1)] - prefix[max(0, x - radius)]
+                        }
+                    }
+                }
             }
         }
+        // Down the columns: a running window sum per column, moved one row at a time.
+        let across = (0..<width).map { Int32(min(width - 1, $0 + radius) - max(0, $0 - radius) + 1) }
+        var columns = [Int32](repeating: 0, count: width)
         var result = [Bool](repeating: false, count: labels.count)
-        for x in 0..<width {
-            let across = Int32(min(width - 1, x + radius) - max(0, x - radius) + 1)
-            var count: Int32 = 0
-            for y in 0..<min(height, radius) { count += rows[y * width + x] }
-            for y in 0..<height {
-                if y + radius < height { count += rows[(y + radius) * width + x] }
-                if y - radius - 1 >= 0 { count -= rows[(y - radius - 1) * width + x] }
-                let area = across * Int32(min(height - 1, y + radius) - max(0, y - radius) + 1)
-                result[y * width + x] = count > 0 && count < area
+        rows.withUnsafeBufferPointer { rows in
+            columns.withUnsafeMutableBufferPointer { columns in
+                result.withUnsafeMutableBufferPointer { result in
+                    for y in 0..<min(height, radius) {
+                        for x in 0..<width { columns[x] += rows[y * width + x] }
+                    }
+                    for y in 0..<height {
+                        if y + radius < height {
+                            let entering = (y + radius) * width
+                            for x in 0..<width { columns[x] += rows[entering + x] }
+                        }
+                        if y - radius - 1 >= 0 {
+                            let leaving = (y - radius - 1) * width
+                            for x in 0..<width { columns[x] -= rows[leaving + x] }
+                        }
+                        let down = Int32(min(height - 1, y + radius) - max(0, y - radius) + 1)
+                        for x in 0..<width {
+                            result[y * width + x] = columns[x] > 0 && columns[x] < across[x] * down
+                        }
+                    }
+                }
             }
         }
         return result

@@ -53,15 +53,25 @@ struct LowResolutionGrid: Sendable {
         }
     }
 
+    /// The full-size columns that grid column `blockX` covers.
+    @inline(__always)
+    func columns(ofBlock blockX: Int) -> Range<Int> {
+        blockX * subsampling..<min(width, (blockX + 1) * subsampling)
+    }
+
     /// `plane` (`channels` interleaved, full size): the mean of each block.
     func shrink(_ plane: [Float], channels: Int = 1) -> [Float] {
         var sums = [Float](repeating: 0, count: count * channels)
         sums.withUnsafeMutableBufferPointer { sums in
             plane.withUnsafeBufferPointer { plane in
                 for y in 0..<height {
-                    for x in 0..<width {
-                        let cell = self.cell(x, y) * channels, i = (y * width + x) * channels
-                        for c in 0..<channels { sums[cell + c] += plane[i + c] }
+                    let rowCells = (y / subsampling) * lowWidth
+                    for blockX in 0..<lowWidth {
+                        let cell = (rowCells + blockX) * channels
+                        for x in columns(ofBlock: blockX) {
+                            let i = (y * width + x) * channels
+                            for c in 0..<channels { sums[cell + c] += plane[i + c] }
+                        }
                     }
                 }
             }

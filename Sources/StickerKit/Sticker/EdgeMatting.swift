@@ -22,18 +22,26 @@ struct EdgeMatting {
     init(colors: [Float], hard: [UInt8], width: Int, height: Int, radius: Int, subsampling: Int) {
         let band = BoxFilter.holdsBoth(hard, width: width, height: height, radius: radius)
         let grid = LowResolutionGrid(width: width, height: height, subsampling: subsampling)
-        // Per block: count, R, G, B sums of the inside pixels and of the outside ones.
+        // Per block: R, G, B sums and the count of the inside pixels and of the outside ones.
         var inside = [SIMD4<Float>](repeating: .zero, count: grid.count)
         var outside = inside
         colors.withUnsafeBufferPointer { colors in
             inside.withUnsafeMutableBufferPointer { inside in
                 outside.withUnsafeMutableBufferPointer { outside in
-                    for y in 0..<height {
-                        for x in 0..<width {
-                            let i = y * width + x
-                            guard !band[i] else { continue }
-                            let sample = SIMD4<Float>(1, colors[i * 4], colors[i * 4 + 1], colors[i * 4 + 2])
-                            if hard[i] != 0 { inside[grid.cell(x, y)] += sample } else { outside[grid.cell(x, y)] += sample }
+                    band.withUnsafeBufferPointer { band in
+                        hard.withUnsafeBufferPointer { hard in
+                            let colorBytes = UnsafeRawPointer(colors.baseAddress!)
+                            for y in 0..<height {
+                                let rowCells = (y / grid.subsampling) * grid.lowWidth
+                                for blockX in 0..<grid.lowWidth {
+                                    let cell = rowCells + blockX
+                                    for i in grid.columns(ofBlock: blockX).lazy.map({ y * width + $0 }) where !band[i] {
+                                        var sample = colorBytes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
+                                        sample[3] = 1
+                                        if hard[i] != 0 { inside[cell] += sample } else { outside[cell] += sample }
+                                    }
+                                }
+                            }
                         }
                     }
                 }
@@ -67,10 +75,10 @@ struct EdgeMatting {
 /// and read back with bilinear interpolation only where asked.
 private struct LocalMeans {
     private let grid: LowResolutionGrid
-    /// Weight, then weight x R, G, B, box-averaged on the grid.
+    /// Weight x R, G, B, then the weight, box-averaged on the grid.
     private let planes: [SIMD4<Float>]
 
-    /// `blocks` holds, per grid block, the mean weight and the means of weight x R, G, B.
+    /// `blocks` holds, per grid block, the means of weight x R, G, B and the mean weight.
     init(_ blocks: [SIMD4<Float>], grid: LowResolutionGrid, radius: Int) {
         self.grid = grid
         var planes = [SIMD4<Float>](repeating: .zero, count: blocks.count)
@@ -85,7 +93,7 @@ private struct LocalMeans {
     /// The mean colour around (x, y), or nil where the window holds no weight.
     func at(_ x: Int, _ y: Int) -> SIMD3<Float>? {
         let mean = grid.tap(x, y).sample(planes)
-        guard mean[0] > 1e-3 else { return nil }
-        return SIMD3(mean[1], mean[2], mean[3]) / mean[0]
+        guard mean[3] > 1e-3 else { return nil }
+        return SIMD3(mean[0], mean[1], mean[2]) / mean[3]
     }
 }

@@ -31,47 +31,47 @@ enum SoftAlphaComposer {
         let (slope, offset) = GuidedFilter(radius: max(1, radius / subsampling), epsilon: 1e-3)
             .coefficients(mask: grid.shrink(coarse), guide: lowGuide, width: grid.lowWidth, height: grid.lowHeight)
         let coefficients = zip(slope, offset).map { SIMD2($0, $1) }
-        let varies = readsVarying(coefficients, grid: grid)
+        let kinds = cellKinds(coefficients, grid: grid)
         let hard = coarse.map { $0 >= 0.5 ? UInt8(1) : 0 }
         let matting = EdgeMatting(colors: colors, hard: hard, width: width, height: height,
                                   radius: max(3, radius), subsampling: subsampling * 2)
 
-        let pixels = assemble(colors: colors, coefficients: coefficients, varies: varies, matting: matting, grid: grid)
+        let pixels = assemble(colors: colors, coefficients: coefficients, kinds: kinds, matting: matting, grid: grid)
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
     /// The sticker's RGBA bytes: q = a I + b and matting where they can change a pixel, the
     /// flat offset and the resampled colour elsewhere. `coefficients` holds (a, b) per cell.
-    private static func assemble(colors: [Float], coefficients: [SIMD2<Float>], varies: [Bool],
+    private static func assemble(colors: [Float], coefficients: [SIMD2<Float>], kinds: [CellKind],
                                  matting: EdgeMatting, grid: LowResolutionGrid) -> [UInt8] {
         let width = grid.width
         var pixels = [UInt8](repeating: 0, count: grid.width * grid.height * 4)
-        let toBytes = SIMD4<Float>(1, 1, 1, 255)
         pixels.withUnsafeMutableBytes { out in
             colors.withUnsafeBufferPointer { colors in
-                let colorBytes = UnsafeRawPointer(colors.baseAddress!)
-                for y in 0..<grid.height {
-                    for x in 0..<width {
-                        let i = y * width + x
-                        let cell = grid.topLeft(x, y)
-                        let pixel = colorBytes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
-                        var rgba: SIMD4<Float>
-                        if matting.band[i] || varies[cell] {
-                            let ab = grid.tap(x, y).sample(coefficients)
-                            var alpha = min(1, max(0, ab.y + ab.x * luminance(colors, i)))
-                            var color = SIMD3(pixel.x, pixel.y, pixel.z)
-                            if matting.band[i] {
-                                (alpha, color) = matting.refine(pixel: color, alpha: alpha, x: x, y: y)
+                matting.band.withUnsafeBufferPointer { band in
+                    kinds.withUnsafeBufferPointer { kinds in
+                        let colorBytes = UnsafeRawPointer(colors.baseAddress!)
+                        for y in 0..<grid.height {
+                            for x in 0..<width {
+                                let i = y * width + x
+                                let kind = kinds[grid.topLeft(x, y)]
+                                guard band[i] || kind != .transparent else { continue }
+                                let pixel = colorBytes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
+                                var rgba = SIMD4(pixel.x, pixel.y, pixel.z, 1)
+                                if band[i] || kind == .varying {
+                                    let ab = grid.tap(x, y).sample(coefficients)
+                                    var alpha = min(1, max(0, ab.y + ab.x * luminance(colors, i)))
+                                    var color = SIMD3(pixel.x, pixel.y, pixel.z)
+                                    if band[i] {
+                                        (alpha, color) = matting.refine(pixel: color, alpha: alpha, x: x, y: y)
+                                    }
+                                    rgba = SIMD4(color, alpha)
+                                }
+                                let bytes = SoftAlphaComposer.bytes(rgba)
+                                guard bytes.w > 0 else { continue }
+                                out.storeBytes(of: bytes, toByteOffset: i * 4, as: SIMD4<UInt8>.self)
                             }
-                            rgba = SIMD4(color, alpha)
-                        } else {
-                            guard coefficients[cell].y != 0 else { continue }   // flat: b is exactly 0 or 1
-                            rgba = SIMD4(pixel.x, pixel.y, pixel.z, 1)
                         }
-                        let scaled = pointwiseMin(pointwiseMax(rgba * toBytes, .zero), SIMD4(repeating: 255)) + 0.5
-                        let bytes = SIMD4<UInt8>(UInt8(scaled.x), UInt8(scaled.y), UInt8(scaled.z), UInt8(scaled.w))
-                        guard bytes.w > 0 else { continue }
-                        out.storeBytes(of: bytes, toByteOffset: i * 4, as: SIMD4<UInt8>.self)
                     }
                 }
             }
@@ -79,15 +79,44 @@ enum SoftAlphaComposer {
         return pixels
     }
 
-    /// Per grid cell: whether a pixel whose bilinear tap starts at that cell reads a cell where
-    /// the guided filter is not flat (a slope, or an offset strictly between 0 and 1).
-    private static func readsVarying(_ coefficients: [SIMD2<Float>], grid: LowResolutionGrid) -> [Bool] {
+    /// Colour (0-255) and alpha (0-1) as rounded, clamped bytes.
+    @inline(__always)
+    private static func bytes(_ rgba: SIMD4<Float>) -> SIMD4<UInt8> {
+        let scaled = rgba * SIMD4(1, 1, 1, 255)
+        let byte = { (value: Float) in UInt8(min(255, max(0, value)) + 0.5) }
+        return SIMD4(byte(scaled.x), byte(scaled.y), byte(scaled.z), byte(scaled.w))
+    }
+
+    /// What the guided filter gives a pixel outside the matting band, by the cell its
+    /// bilinear tap starts at.
+    enum CellKind: UInt8 {
+        /// q = a I + b rounds to alpha 0 in every cell the tap reads, whatever the guide I.
+        case transparent
+        /// q rounds to alpha 255 in every cell the tap reads, whatever the guide I.
+        case opaque
+        /// q must be evaluated per pixel.
+        case varying
+    }
+
+    /// Per grid cell: the `CellKind` of the pixels whose bilinear tap starts there.
+    ///
+    /// The guide is 0-1 (a little over 1 after resampling's rounding), so a cell's q lies
+    /// between b and a + b, and a bilinear blend of cells between their extremes. Filtering
+    /// a resampled mask leaves slopes of 1e-7 in flat areas, so flatness is judged by the
+    /// byte q rounds to, not by exact zeros.
+    private static func cellKinds(_ coefficients: [SIMD2<Float>], grid: LowResolutionGrid) -> [CellKind] {
+        let guideLimit: Float = 1.01, margin: Float = 1 / 1024   // alpha rounds to 0 below 1/510
+        let ranges = coefficients.map { ab in
+            (min(ab.y, ab.y + ab.x * guideLimit), max(ab.y, ab.y + ab.x * guideLimit))
+        }
         let w = grid.lowWidth, h = grid.lowHeight
-        let varies = coefficients.map { $0.x != 0 || ($0.y != 0 && $0.y != 1) }
         return (0..<grid.count).map { cell in
             let x = cell % w, y = cell / w
             let right = min(x + 1, w - 1), below = min(y + 1, h - 1)
-            return varies[cell] || varies[y * w + right] || varies[below * w + x] || varies[below * w + right]
+            let read = [ranges[cell], ranges[y * w + right], ranges[below * w + x], ranges[below * w + right]]
+            if read.allSatisfy({ $0.1 < margin }) { return .transparent }
+            if read.allSatisfy({ $0.0 > 1 - margin }) { return .opaque }
+            return .varying
         }
     }
 
