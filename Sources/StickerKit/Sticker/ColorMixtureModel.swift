@@ -52,30 +52,74 @@ struct ColorMixtureModel: Sendable {
         }
     }
 
-    /// Negative log-likelihood of `color` under the mixture (a log-sum-exp over
-    /// components). Components more than 12 log units below the best add under 1e-5 to
-    /// the sum and are skipped, so most pixels cost no exponential at all.
-    @inline(__always)
-    func cost(_ color: SIMD3<Float>) -> Float {
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: components.count) { densities in
-            var best = -Float.infinity
-            for k in components.indices {
-                densities[k] = logDensity(color, components[k])
-                best = max(best, densities[k])
+    /// Negative log-likelihoods of `colors` under the mixture (a log-sum-exp over
+    /// components), eight colours per step with `VectorMath`'s exp and log. Components
+    /// more than 12 log units below the best add under 1e-5 to the sum and are left out.
+    func costs(_ colors: UnsafeBufferPointer<SIMD3<Float>>) -> [Float] {
+        var costs = [Float](repeating: .infinity, count: colors.count)
+        guard !components.isEmpty, !colors.isEmpty else { return costs }
+        let lanes = components.map(ComponentLanes.init)
+        costs.withUnsafeMutableBufferPointer { costs in
+            withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: lanes.count) { densities in
+                for start in stride(from: 0, to: colors.count, by: 8) {
+                    let (r, g, b) = ColorMixtureModel.eight(colors, from: start)
+                    var best = SIMD8<Float>(repeating: -.infinity)
+                    for k in lanes.indices {
+                        densities[k] = lanes[k].logDensity(r, g, b)
+                        best = best.replacing(with: densities[k], where: densities[k] .> best)
+                    }
+                    var sum = SIMD8<Float>()   // of exp(density - best): 1 for the best
+                    for k in lanes.indices {
+                        let x = densities[k] - best
+                        let near = x .> -12
+                        sum += VectorMath.exp(x.replacing(with: -12, where: .!near)).replacing(with: 0, where: .!near)
+                    }
+                    let others = sum - 1   // log(1 + t) is t to within t^2 / 2 for small t
+                    let cost = -(best + VectorMath.log(sum).replacing(with: others, where: others .< 1e-3))
+                    for lane in 0..<min(8, colors.count - start) { costs[start + lane] = cost[lane] }
+                }
             }
-            var sum: Float = 0   // of exp(density - best): 1 for the best, the others' share beside it
-            for k in components.indices where densities[k] > best - 12 { sum += expf(densities[k] - best) }
-            let others = sum - 1
-            return -(best + (others < 1e-3 ? others : logf(sum)))
         }
+        return costs
     }
 
+    /// Colours `start ..< start + 8` as three channel vectors (the last colour repeated past the end).
     @inline(__always)
-    private func logDensity(_ color: SIMD3<Float>, _ component: Component) -> Float {
-        let d = color - component.mean
-        let q = (component.inverse.0 * d).sum() * d.x + (component.inverse.1 * d).sum() * d.y
-            + (component.inverse.2 * d).sum() * d.z
-        return component.logNormalizer - 0.5 * q
+    private static func eight(_ colors: UnsafeBufferPointer<SIMD3<Float>>, from start: Int)
+        -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        let last = colors.count - 1
+        let c = (colors[start], colors[min(start + 1, last)], colors[min(start + 2, last)], colors[min(start + 3, last)],
+                 colors[min(start + 4, last)], colors[min(start + 5, last)], colors[min(start + 6, last)],
+                 colors[min(start + 7, last)])
+        return (SIMD8(c.0.x, c.1.x, c.2.x, c.3.x, c.4.x, c.5.x, c.6.x, c.7.x),
+                SIMD8(c.0.y, c.1.y, c.2.y, c.3.y, c.4.y, c.5.y, c.6.y, c.7.y),
+                SIMD8(c.0.z, c.1.z, c.2.z, c.3.z, c.4.z, c.5.z, c.6.z, c.7.z))
+    }
+
+    /// One component's parameters repeated across eight lanes.
+    private struct ComponentLanes {
+        let mean: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+        /// Inverse covariance: the diagonal, then twice the off-diagonal (xy, xz, yz).
+        let diagonal: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+        let twiceOff: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+        let logNormalizer: SIMD8<Float>
+
+        init(_ component: Component) {
+            let m = component.mean, inverse = component.inverse
+            mean = (SIMD8(repeating: m.x), SIMD8(repeating: m.y), SIMD8(repeating: m.z))
+            diagonal = (SIMD8(repeating: inverse.0.x), SIMD8(repeating: inverse.1.y), SIMD8(repeating: inverse.2.z))
+            twiceOff = (SIMD8(repeating: 2 * inverse.0.y), SIMD8(repeating: 2 * inverse.0.z),
+                        SIMD8(repeating: 2 * inverse.1.z))
+            logNormalizer = SIMD8(repeating: component.logNormalizer)
+        }
+
+        @inline(__always)
+        func logDensity(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+            let dx = r - mean.0, dy = g - mean.1, dz = b - mean.2
+            let q = diagonal.0 * dx * dx + diagonal.1 * dy * dy + diagonal.2 * dz * dz
+                + twiceOff.0 * dx * dy + twiceOff.1 * dx * dz + twiceOff.2 * dy * dz
+            return logNormalizer - 0.5 * q
+        }
     }
 
     /// A component from its weight, mean and covariance (xx, xy, xz, yy, yz, zz).

@@ -107,10 +107,11 @@ struct SubjectSegmenter: Sendable {
         try Task.checkCancellation()
         return image.colors.withUnsafeBufferPointer { colors in
             let background = ColorMixtureModel(colors: colors, samples: bandSamples, count: components)
-            let bandCosts = bandSamples.map { background.cost(colors[Int($0)]) }.sorted()
+            let costs = background.costs(colors)
+            let bandCosts = bandSamples.map { costs[Int($0)] }.sorted()
             let threshold = bandCosts[min(bandCosts.count - 1, bandCosts.count * 97 / 100)] + 2
             var labels = [UInt8](repeating: 0, count: colors.count)
-            for index in colors.indices where !inBand[index] && background.cost(colors[index]) > threshold {
+            for index in colors.indices where !inBand[index] && costs[index] > threshold {
                 labels[index] = 1
             }
             return labels
@@ -138,10 +139,11 @@ struct SubjectSegmenter: Sendable {
         let preferences = image.colors.withUnsafeBufferPointer { colors in
             let subject = ColorMixtureModel(colors: colors, samples: subjectSamples, count: components)
             let background = ColorMixtureModel(colors: colors, samples: backgroundSamples, count: components)
+            let subjectCosts = subject.costs(colors), backgroundCosts = background.costs(colors)
             return colors.indices.map { index in
-                let subjectCost = subject.cost(colors[index]) + (inBand[index] ? framePrior : 0)
+                let subjectCost = subjectCosts[index] + (inBand[index] ? framePrior : 0)
                 // > 0 prefers subject; only the difference of the two costs matters, kept finite.
-                return Int32(min(max(background.cost(colors[index]) - subjectCost, -1e4), 1e4) * SubjectSegmenter.unit)
+                return Int32(min(max(backgroundCosts[index] - subjectCost, -1e4), 1e4) * SubjectSegmenter.unit)
             }
         }
         return SubjectSegmenter.minimumCut(preferences: preferences, edges: edges)

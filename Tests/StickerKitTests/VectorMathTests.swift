@@ -1,0 +1,41 @@
+import Foundation
+@testable import StickerKit
+import Testing
+
+/// The eight-lane exp and log against Foundation's, over the ranges the colour model uses
+/// and beyond.
+@Suite struct VectorMathTests {
+    /// `count` values spread over `range`, eight at a time.
+    private func lanes(_ range: ClosedRange<Float>, count: Int) -> [SIMD8<Float>] {
+        let values = (0..<count).map { range.lowerBound + (range.upperBound - range.lowerBound) * Float($0) / Float(count - 1) }
+        return stride(from: 0, to: count, by: 8).map { start in
+            SIMD8((0..<8).map { values[min(start + $0, count - 1)] })
+        }
+    }
+
+    @Test func expHasFloatPrecision() {
+        var worst: Float = 0
+        for x in lanes(-87...88, count: 40_000) {
+            let e = VectorMath.exp(x)
+            for lane in 0..<8 {
+                let exact = Foundation.exp(Double(x[lane]))
+                worst = max(worst, Float(abs(Double(e[lane]) - exact) / exact))
+            }
+        }
+        #expect(worst < 4e-7, "worst relative error \(worst)")
+        #expect(VectorMath.exp(SIMD8(repeating: 0)) == SIMD8(repeating: 1))
+    }
+
+    @Test func logHasFloatPrecision() {
+        var worst: Float = 0
+        for x in lanes(1e-30...1e30, count: 4_000) + lanes(0.5...8, count: 40_000) {
+            let l = VectorMath.log(x)
+            for lane in 0..<8 {
+                let exact = Foundation.log(Double(x[lane]))
+                worst = max(worst, Float(abs(Double(l[lane]) - exact) / max(1, abs(exact))))
+            }
+        }
+        #expect(worst < 4e-7, "worst error \(worst)")
+        #expect(VectorMath.log(SIMD8(repeating: 1)) == SIMD8(repeating: 0))
+    }
+}
