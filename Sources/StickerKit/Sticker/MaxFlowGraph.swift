@@ -35,8 +35,11 @@ final class MaxFlowGraph {
     private let timestamp: UnsafeMutablePointer<Int32>
     private let distance: UnsafeMutablePointer<Int32>
     private let isActive: UnsafeMutablePointer<Bool>
-    private var active: [Int32] = []
+    // Active nodes, first in first out: a ring of `nodeCount` slots, as a node is queued
+    // at most once at a time (`isActive`).
+    private let active: UnsafeMutablePointer<Int32>
     private var activeHead = 0
+    private var activeCount = 0
     private var orphans: [Int32] = []
     private var time: Int32 = 0
     private(set) var flow: Int = 0
@@ -62,11 +65,11 @@ final class MaxFlowGraph {
         distance.initialize(repeating: 0, count: nodeCount)
         isActive = .allocate(capacity: nodeCount)
         isActive.initialize(repeating: false, count: nodeCount)
-        active.reserveCapacity(nodeCount)
+        active = .allocate(capacity: max(1, nodeCount))
     }
 
     deinit {
-        for pointer in [arcHead, arcNext, arcResidual, firstArc, parent, terminalResidual, timestamp, distance] {
+        for pointer in [arcHead, arcNext, arcResidual, firstArc, parent, terminalResidual, timestamp, distance, active] {
             pointer.deallocate()
         }
         inSinkTree.deallocate()
@@ -142,19 +145,20 @@ final class MaxFlowGraph {
     private func markActive(_ node: Int32) {
         if !isActive[Int(node)] {
             isActive[Int(node)] = true
-            active.append(node)
+            let slot = activeHead + activeCount
+            active[slot < nodeCount ? slot : slot - nodeCount] = node
+            activeCount += 1
         }
     }
 
     private func nextActive() -> Int32 {
-        while activeHead < active.count {
+        while activeCount > 0 {
             let node = active[activeHead]
-            activeHead += 1
+            activeHead = activeHead + 1 < nodeCount ? activeHead + 1 : 0
+            activeCount -= 1
             isActive[Int(node)] = false
             if parent[Int(node)] != MaxFlowGraph.none { return node }
         }
-        active.removeAll(keepingCapacity: true)
-        activeHead = 0
         return MaxFlowGraph.none
     }
 
