@@ -22,12 +22,12 @@ enum WeightedKMeans {
     }
 
     /// Lloyd iterations until no assignment changes; returns the clusters and their error.
-    /// The assignment step runs over eight samples at a time (`SampleLanes`); sums are then
+    /// The assignment step runs over eight samples at a time (`ColorLanes`); sums are then
     /// added in sample order, so the result is the plain loop's, bit for bit.
     static func refine(_ samples: LabSamples, centers initial: [SIMD3<Float>],
                        maximumIterations: Int) -> ([Cluster], Float) {
         var centers = initial
-        let lanes = SampleLanes.blocks(of: samples.colors)
+        let lanes = ColorLanes.blocks(of: samples.colors)
         var assignment = [Int](repeating: -1, count: samples.colors.count)
         var error: Float = 0
         for _ in 0..<maximumIterations {
@@ -56,34 +56,5 @@ enum WeightedKMeans {
         for (index, k) in assignment.enumerated() where k >= 0 { totals[k] += samples.weights[index] }
         let clusters = centers.indices.filter { totals[$0] > 0 }.map { Cluster(center: centers[$0], weight: totals[$0]) }
         return (clusters, error)
-    }
-
-    /// Eight samples as channel vectors.
-    struct SampleLanes {
-        let x: SIMD8<Float>, y: SIMD8<Float>, z: SIMD8<Float>
-
-        /// `colors` in blocks of eight (the last block padded with its last colour).
-        static func blocks(of colors: [SIMD3<Float>]) -> [SampleLanes] {
-            stride(from: 0, to: colors.count, by: 8).map { start in
-                let c = (0..<8).map { colors[min(start + $0, colors.count - 1)] }
-                return SampleLanes(x: SIMD8(c.map(\.x)), y: SIMD8(c.map(\.y)), z: SIMD8(c.map(\.z)))
-            }
-        }
-
-        /// Per lane, the first nearest of `centers` and its squared distance, as a scalar
-        /// loop with `(d * d).sum()` (which adds x and y first) and a strict `<` finds them.
-        @inline(__always)
-        func nearest(_ centers: [SIMD3<Float>]) -> (SIMD8<Int32>, SIMD8<Float>) {
-            var best = SIMD8<Float>(repeating: .infinity)
-            var nearest = SIMD8<Int32>()
-            for (k, center) in centers.enumerated() {
-                let dx = x - center.x, dy = y - center.y, dz = z - center.z
-                let distance = dx * dx + dy * dy + dz * dz
-                let closer = distance .< best
-                best = best.replacing(with: distance, where: closer)
-                nearest = nearest.replacing(with: Int32(k), where: closer)
-            }
-            return (nearest, best)
-        }
     }
 }

@@ -29,14 +29,18 @@ struct ColorMixtureModel: Sendable {
         var squares = [SIMD3<Double>](repeating: .zero, count: centers.count)   // xx, yy, zz
         var crosses = [SIMD3<Double>](repeating: .zero, count: centers.count)   // xy, xz, yz
         var counts = [Double](repeating: 0, count: centers.count)
-        for sample in samples {
-            let color = colors[Int(sample)]
-            let k = ColorMixtureModel.nearest(color, centers)
-            let c = SIMD3<Double>(Double(color.x), Double(color.y), Double(color.z))
-            sums[k] += c
-            counts[k] += 1
-            squares[k] += c * c
-            crosses[k] += SIMD3(c.x, c.x, c.y) * SIMD3(c.y, c.z, c.z)
+        samples.withUnsafeBufferPointer { samples in
+            for start in stride(from: 0, to: samples.count, by: 8) {
+                let nearest = ColorLanes(colors, samples: samples, from: start).nearest(centers).0
+                for lane in 0..<min(8, samples.count - start) {
+                    let color = colors[Int(samples[start + lane])], k = Int(nearest[lane])
+                    let c = SIMD3<Double>(Double(color.x), Double(color.y), Double(color.z))
+                    sums[k] += c
+                    counts[k] += 1
+                    squares[k] += c * c
+                    crosses[k] += SIMD3(c.x, c.x, c.y) * SIMD3(c.y, c.z, c.z)
+                }
+            }
         }
         let total = Double(max(samples.count, 1))
         components = []
@@ -58,18 +62,18 @@ struct ColorMixtureModel: Sendable {
     func costs(_ colors: UnsafeBufferPointer<SIMD3<Float>>) -> [Float] {
         var costs = [Float](repeating: .infinity, count: colors.count)
         guard !components.isEmpty, !colors.isEmpty else { return costs }
-        let lanes = components.map(ComponentLanes.init)
+        let parameters = components.map(ComponentLanes.init)
         costs.withUnsafeMutableBufferPointer { costs in
-            withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: lanes.count) { densities in
+            withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: parameters.count) { densities in
                 for start in stride(from: 0, to: colors.count, by: 8) {
-                    let (r, g, b) = ColorMixtureModel.eight(colors, from: start)
+                    let eight = ColorLanes(colors, from: start)
                     var best = SIMD8<Float>(repeating: -.infinity)
-                    for k in lanes.indices {
-                        densities[k] = lanes[k].logDensity(r, g, b)
+                    for k in parameters.indices {
+                        densities[k] = parameters[k].logDensity(eight)
                         best = best.replacing(with: densities[k], where: densities[k] .> best)
                     }
                     var sum = SIMD8<Float>()   // of exp(density - best): 1 for the best
-                    for k in lanes.indices {
+                    for k in parameters.indices {
                         let x = densities[k] - best
                         let near = x .> -12
                         sum += VectorMath.exp(x.replacing(with: -12, where: .!near)).replacing(with: 0, where: .!near)
@@ -81,19 +85,6 @@ struct ColorMixtureModel: Sendable {
             }
         }
         return costs
-    }
-
-    /// Colours `start ..< start + 8` as three channel vectors (the last colour repeated past the end).
-    @inline(__always)
-    private static func eight(_ colors: UnsafeBufferPointer<SIMD3<Float>>, from start: Int)
-        -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
-        let last = colors.count - 1
-        let c = (colors[start], colors[min(start + 1, last)], colors[min(start + 2, last)], colors[min(start + 3, last)],
-                 colors[min(start + 4, last)], colors[min(start + 5, last)], colors[min(start + 6, last)],
-                 colors[min(start + 7, last)])
-        return (SIMD8(c.0.x, c.1.x, c.2.x, c.3.x, c.4.x, c.5.x, c.6.x, c.7.x),
-                SIMD8(c.0.y, c.1.y, c.2.y, c.3.y, c.4.y, c.5.y, c.6.y, c.7.y),
-                SIMD8(c.0.z, c.1.z, c.2.z, c.3.z, c.4.z, c.5.z, c.6.z, c.7.z))
     }
 
     /// One component's parameters repeated across eight lanes.
@@ -114,8 +105,8 @@ struct ColorMixtureModel: Sendable {
         }
 
         @inline(__always)
-        func logDensity(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-            let dx = r - mean.0, dy = g - mean.1, dz = b - mean.2
+        func logDensity(_ colors: ColorLanes) -> SIMD8<Float> {
+            let dx = colors.x - mean.0, dy = colors.y - mean.1, dz = colors.z - mean.2
             let q = diagonal.0 * dx * dx + diagonal.1 * dy * dy + diagonal.2 * dz * dz
                 + twiceOff.0 * dx * dy + twiceOff.1 * dx * dz + twiceOff.2 * dy * dz
             return logNormalizer - 0.5 * q
@@ -136,21 +127,6 @@ struct ColorMixtureModel: Sendable {
                          logNormalizer: Float(logNormalizer))
     }
 
-    @inline(__always)
-    private static func nearest(_ color: SIMD3<Float>, _ centers: [SIMD3<Float>]) -> Int {
-        var best = 0
-        var bestDistance = Float.infinity
-        for (k, center) in centers.enumerated() {
-            let d = color - center
-            let distance = (d * d).sum()
-            if distance < bestDistance {
-                bestDistance = distance
-                best = k
-            }
-        }
-        return best
-    }
-
     /// k-means++ seeds refined by a few Lloyd iterations on an evenly strided subsample.
     private static func seedCenters(_ colors: UnsafeBufferPointer<SIMD3<Float>>, _ samples: [Int32],
                                      _ count: Int) -> [SIMD3<Float>] {
@@ -163,13 +139,17 @@ struct ColorMixtureModel: Sendable {
         }
         var generator = SplitMix64(seed: 0x5EED)
         var centers = KMeansSeeding.plusPlus(points, count: count, using: &generator)
+        let lanes = ColorLanes.blocks(of: points)
         for _ in 0..<4 {
             var sums = [SIMD3<Float>](repeating: .zero, count: centers.count)
             var counts = [Float](repeating: 0, count: centers.count)
-            for point in points {
-                let k = nearest(point, centers)
-                sums[k] += point
-                counts[k] += 1
+            for block in lanes.indices {
+                let nearest = lanes[block].nearest(centers).0
+                for lane in 0..<min(8, points.count - block * 8) {
+                    let k = Int(nearest[lane])
+                    sums[k] += points[block * 8 + lane]
+                    counts[k] += 1
+                }
             }
             for k in centers.indices where counts[k] > 0 { centers[k] = sums[k] / counts[k] }
         }
