@@ -45,12 +45,13 @@ struct LowResolutionGrid: Sendable {
 
     /// The number of full-size pixels in each block.
     func blockSizes() -> [Float] {
-        (0..<count).map { cell in
-            let x = cell % lowWidth, y = cell / lowWidth
-            let across = min(width, (x + 1) * subsampling) - x * subsampling
-            let down = min(height, (y + 1) * subsampling) - y * subsampling
-            return Float(across * down)
+        var sizes = [Float]()
+        sizes.reserveCapacity(count)
+        for blockY in 0..<lowHeight {
+            let down = min(height, (blockY + 1) * subsampling) - blockY * subsampling
+            for blockX in 0..<lowWidth { sizes.append(Float(columns(ofBlock: blockX).count * down)) }
         }
+        return sizes
     }
 
     /// The full-size columns that grid column `blockX` covers.

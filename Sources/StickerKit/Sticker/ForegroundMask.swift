@@ -18,33 +18,34 @@ struct ForegroundMask: Sendable, Equatable {
         var labels = [Int32](repeating: -1, count: values.count)
         var sizes: [Int] = []
         var touchesFrame: [Bool] = []
-        var stack: [Int] = []
-        for start in values.indices where values[start] == value && labels[start] < 0 {
-            let label = Int32(sizes.count)
-            var size = 0
-            var touches = false
-            labels[start] = label
-            stack.append(start)
-            while let index = stack.popLast() {
-                size += 1
-                let x = index % width, y = index / width
-                if x == 0 || y == 0 || x == width - 1 || y == height - 1 { touches = true }
-                for dy in -1...1 {
-                    let ny = y + dy
-                    guard ny >= 0 && ny < height else { continue }
-                    for dx in -1...1 {
-                        let nx = x + dx
-                        guard nx >= 0 && nx < width else { continue }
-                        let neighbour = ny * width + nx
-                        if values[neighbour] == value && labels[neighbour] < 0 {
-                            labels[neighbour] = label
-                            stack.append(neighbour)
+        var stack: [SIMD2<Int32>] = []   // (x, y) of pixels labelled but not yet expanded
+        let width = self.width, height = self.height
+        values.withUnsafeBufferPointer { values in
+            labels.withUnsafeMutableBufferPointer { labels in
+                for start in values.indices where values[start] == value && labels[start] < 0 {
+                    let label = Int32(sizes.count)
+                    var size = 0
+                    var touches = false
+                    labels[start] = label
+                    stack.append(SIMD2(Int32(start % width), Int32(start / width)))
+                    while let pixel = stack.popLast() {
+                        size += 1
+                        let x = Int(pixel.x), y = Int(pixel.y)
+                        if x == 0 || y == 0 || x == width - 1 || y == height - 1 { touches = true }
+                        for ny in max(0, y - 1)...min(height - 1, y + 1) {
+                            for nx in max(0, x - 1)...min(width - 1, x + 1) {
+                                let neighbour = ny * width + nx
+                                if values[neighbour] == value && labels[neighbour] < 0 {
+                                    labels[neighbour] = label
+                                    stack.append(SIMD2(Int32(nx), Int32(ny)))
+                                }
+                            }
                         }
                     }
+                    sizes.append(size)
+                    touchesFrame.append(touches)
                 }
             }
-            sizes.append(size)
-            touchesFrame.append(touches)
         }
         return (labels, sizes, touchesFrame)
     }

@@ -110,14 +110,21 @@ enum SoftAlphaComposer {
             (min(ab.y, ab.y + ab.x * guideLimit), max(ab.y, ab.y + ab.x * guideLimit))
         }
         let w = grid.lowWidth, h = grid.lowHeight
-        return (0..<grid.count).map { cell in
-            let x = cell % w, y = cell / w
-            let right = min(x + 1, w - 1), below = min(y + 1, h - 1)
-            let read = [ranges[cell], ranges[y * w + right], ranges[below * w + x], ranges[below * w + right]]
-            if read.allSatisfy({ $0.1 < margin }) { return .transparent }
-            if read.allSatisfy({ $0.0 > 1 - margin }) { return .opaque }
-            return .varying
+        var kinds = [CellKind]()
+        kinds.reserveCapacity(grid.count)
+        for y in 0..<h {
+            let below = min(y + 1, h - 1)
+            for x in 0..<w {
+                let right = min(x + 1, w - 1)
+                let (a, b, c, d) = (ranges[y * w + x], ranges[y * w + right], ranges[below * w + x], ranges[below * w + right])
+                if max(a.1, b.1, c.1, d.1) < margin {
+                    kinds.append(.transparent)
+                } else {
+                    kinds.append(min(a.0, b.0, c.0, d.0) > 1 - margin ? .opaque : .varying)
+                }
+            }
         }
+        return kinds
     }
 
     /// The guide: Rec. 601 luminance, 0-1, of pixel `i` of 4 interleaved channels.
