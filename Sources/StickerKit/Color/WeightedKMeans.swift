@@ -21,7 +21,13 @@ enum WeightedKMeans {
         return refine(samples, centers: seeds, maximumIterations: maximumIterations).0
     }
 
-    /// Lloyd iterations until no assignment changes; returns the clusters and their error.
+    /// Centres that all move less than this (CIELAB units) in an iteration have settled:
+    /// on photos a few samples near cluster borders keep flipping between clusters long
+    /// after the palette has stopped changing visibly.
+    static let settledShift: Float = 0.1
+
+    /// Lloyd iterations until no assignment changes or the centres settle; returns the
+    /// clusters and their error.
     /// The assignment step runs over eight samples at a time (`ColorLanes`); sums are then
     /// added in sample order, so the result is the plain loop's, bit for bit.
     static func refine(_ samples: LabSamples, centers initial: [SIMD3<Float>],
@@ -49,8 +55,13 @@ enum WeightedKMeans {
                     error += distances[lane] * w
                 }
             }
-            for k in centers.indices where weights[k] > 0 { centers[k] = sums[k] / weights[k] }
-            if !changed { break }
+            var largestShift: Float = 0   // squared
+            for k in centers.indices where weights[k] > 0 {
+                let moved = sums[k] / weights[k]
+                largestShift = max(largestShift, ((moved - centers[k]) * (moved - centers[k])).sum())
+                centers[k] = moved
+            }
+            if !changed || largestShift < settledShift * settledShift { break }
         }
         var totals = [Float](repeating: 0, count: centers.count)
         for (index, k) in assignment.enumerated() where k >= 0 { totals[k] += samples.weights[index] }
