@@ -7,7 +7,6 @@
 #include "shim_message.h"
 #include <libdeflate.h>
 #include <stdlib.h>
-#include <zlib.h>
 
 static uint8_t *put_u32(uint8_t *p, uint32_t value) {
     p[0] = (uint8_t)(value >> 24);
@@ -21,7 +20,7 @@ static uint8_t *put_u32(uint8_t *p, uint32_t value) {
 /// length before them and its CRC after. Returns the end of the chunk.
 static uint8_t *close_chunk(uint8_t *chunk, uint32_t length) {
     put_u32(chunk, length);
-    uint32_t crc = (uint32_t)crc32(0, chunk + 4, length + 4);
+    uint32_t crc = libdeflate_crc32(0, chunk + 4, length + 4);
     return put_u32(chunk + 8 + length, crc);
 }
 

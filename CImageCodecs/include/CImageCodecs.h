@@ -134,6 +134,9 @@ void cic_free(void *pointer);
 /// SHA-256 of `length` bytes into `digest` (32 bytes), through libcrypto.
 void cic_sha256(const uint8_t *data, size_t length, uint8_t digest[32]);
 
+/// CRC-32 (zlib's and PNG's) of `length` bytes, through libdeflate.
+uint32_t cic_crc32(const uint8_t *data, size_t length);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,20 +1,23 @@
+import CImageCodecs
 import Foundation
 
 /// The on-disk form of a cache entry, checksummed so a torn or corrupt file is a miss:
 ///
-///     "STKC1\n" <metadata length: 8 bytes, big-endian> <metadata JSON> <PNG bytes>
+///     "STKC2\n" <metadata length: 8 bytes, big-endian> <metadata JSON> <PNG bytes>
 ///
-/// The metadata JSON holds the result's fields plus the SHA-256 of the PNG bytes.
+/// The metadata JSON holds the result's fields plus the CRC-32 of the PNG bytes (the entry
+/// is found by its key, so the check only has to catch damage; CRC-32 runs at memory
+/// speed where SHA-256 took a fifth of a warm rerun's CPU time).
 enum DiskCacheEntry {
-    private static let magic = Data("STKC1\n".utf8)
+    private static let magic = Data("STKC2\n".utf8)
 
     private struct Metadata: Codable {
         var result: CachedResult
-        var pngSHA256: String
+        var pngCRC32: UInt32
     }
 
     static func encode(_ result: CachedResult) throws -> Data {
-        let metadata = try JSONEncoder().encode(Metadata(result: result, pngSHA256: ContentHash(of: result.png).hex))
+        let metadata = try JSONEncoder().encode(Metadata(result: result, pngCRC32: crc32(result.png)))
         var data = magic
         var length = UInt64(metadata.count).bigEndian
         withUnsafeBytes(of: &length) { data.append(contentsOf: $0) }
@@ -33,9 +36,13 @@ enum DiskCacheEntry {
         let metadataBytes = data[(data.startIndex + header)..<metadataEnd]
         guard let metadata = try? JSONDecoder().decode(Metadata.self, from: metadataBytes) else { return nil }
         let png = Data(data[metadataEnd...])
-        guard ContentHash(of: png).hex == metadata.pngSHA256 else { return nil }
+        guard crc32(png) == metadata.pngCRC32 else { return nil }
         var result = metadata.result
         result.png = png
         return result
+    }
+
+    private static func crc32(_ data: Data) -> UInt32 {
+        data.withUnsafeBytes { cic_crc32($0.bindMemory(to: UInt8.self).baseAddress, $0.count) }
     }
 }
