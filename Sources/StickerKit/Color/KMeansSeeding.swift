@@ -40,7 +40,8 @@ extension KMeansSeeding {
     static func greedyBinned(_ points: [SIMD3<Float>], weights: [Float], count: Int, binSize: Float = 8) -> [SIMD3<Float>] {
         var bins: [SIMD3<Int32>: (sum: SIMD3<Float>, weight: Float)] = [:]
         for (point, weight) in zip(points, weights) {
-            let key = SIMD3<Int32>((point / binSize).rounded(.down))
+            let bin = (point / binSize).rounded(.down)   // scalar conversions: SIMD's generic one is slow
+            let key = SIMD3(Int32(bin.x), Int32(bin.y), Int32(bin.z))
             let entry = bins[key] ?? (.zero, 0)
             bins[key] = (entry.sum + point * weight, entry.weight + weight)
         }
