@@ -67,7 +67,8 @@ struct EdgeMatting {
         }
         guard alpha > 0.01 && alpha < 0.99 else { return (alpha, pixel) }
         let color = alpha >= 0.25 ? (pixel - (1 - alpha) * b) / alpha : f
-        return (alpha, color.clamped(lowerBound: SIMD3(repeating: 0), upperBound: SIMD3(repeating: 255)))
+        let channel = { (value: Float) in min(255, max(0, value)) }   // SIMD's clamped is an outlined call
+        return (alpha, SIMD3(channel(color.x), channel(color.y), channel(color.z)))
     }
 }
 
