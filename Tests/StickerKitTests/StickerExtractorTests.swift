@@ -165,6 +165,19 @@ import TestSupport
         }
     }
 
+    @Test func segmentationTimeIsPartOfTheStickerStage() async throws {
+        let scene = Scene(width: 240, height: 180, background: .plain([235, 232, 225]),
+                          shapes: [(.disc(x: 120, y: 95, radius: 50), [200, 50, 40])])
+        let photo = try await PhotoProcessor().process(TestFiles.png(scene.render().image))
+        #expect(photo.timings.segment > 0 && photo.timings.segment <= photo.timings.sticker)
+
+        var pixels = [UInt8](repeating: 0, count: 64 * 48 * 4)
+        for i in stride(from: (10 * 64 + 10) * 4, to: (30 * 64 + 10) * 4, by: 4) { pixels[i + 3] = 255 }
+        let transparent = try await PhotoProcessor().process(TestFiles.png(RGBAImage(width: 64, height: 48, pixels: pixels)))
+        #expect(transparent.timings.segment == 0, "a photo's own alpha is kept without segmenting")
+        #expect(transparent.timings.sticker > 0)
+    }
+
     @Test func fullyTransparentImageHasNoSubject() throws {
         let image = RGBAImage(width: 32, height: 32)
         #expect(throws: StickerError.noSubjectFound) {

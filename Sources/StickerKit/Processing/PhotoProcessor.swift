@@ -31,7 +31,7 @@ nonisolated public struct PhotoProcessor: Sendable {
         async let photoColors = extractColors(decoded.image, working: working)
         var timings = StageTimings()
         timings.decode = decodeTime
-        let (stickerResult, stickerTime) = try await sticker
+        let ((stickerResult, segmentTime), stickerTime) = try await sticker
         let ((palette, roles), photoColorTime) = await photoColors
         let (subject, subjectColorTime) = StageTimings.measure {
             ColorExtractor(count: options.colorCount).palette(of: stickerResult.image)
@@ -39,6 +39,7 @@ nonisolated public struct PhotoProcessor: Sendable {
         let colorResult = ColorScheme(palette: palette, roles: roles, subject: subject,
                                       gradient: GradientRule.pick(candidates: palette + roles.colors, subject: subject))
         timings.sticker = stickerTime
+        timings.segment = segmentTime
         timings.colors = photoColorTime + subjectColorTime
         try Task.checkCancellation()
         let (png, encodeTime) = try StageTimings.measure { () throws(CodecError) in
@@ -49,7 +50,8 @@ nonisolated public struct PhotoProcessor: Sendable {
     }
 
     @concurrent
-    private func extractSticker(_ decoded: DecodedImage, working: WorkingImage) async throws -> (Sticker, Double) {
+    private func extractSticker(_ decoded: DecodedImage, working: WorkingImage)
+        async throws -> ((sticker: Sticker, segment: Double), Double) {
         try StageTimings.measure { try StickerExtractor(options: options.sticker).extract(from: decoded, working: working) }
     }
 

@@ -1,11 +1,14 @@
 /// Milliseconds spent in each stage of processing one photo. `decode` through `encode` are
-/// measured when the result is computed (and kept in the cache); `read`, `hash`,
-/// `render` (style, preset, card; 0 for a plain sticker) and `write` are this run's.
+/// measured when the result is computed (and kept in the cache); `segment` is the part of
+/// `sticker` that found the subject at working size (0 when the photo's own alpha was
+/// kept); `read`, `hash`, `render` (style, preset, card; 0 for a plain sticker) and
+/// `write` are this run's.
 public struct StageTimings: Sendable, Hashable, Codable {
     public var read: Double = 0
     public var hash: Double = 0
     public var decode: Double = 0
     public var sticker: Double = 0
+    public var segment: Double = 0
     public var colors: Double = 0
     public var encode: Double = 0
     public var render: Double = 0

@@ -15,13 +15,14 @@ public struct StickerExtractor: Sendable {
     }
 
     public func extract(from decoded: DecodedImage) throws -> Sticker {
-        try extract(from: decoded, working: WorkingImage(decoded.image, longSide: options.workingSize))
+        try extract(from: decoded, working: WorkingImage(decoded.image, longSide: options.workingSize)).sticker
     }
 
-    /// `working` is the decoded image at `options.workingSize`, shared with colour extraction.
-    func extract(from decoded: DecodedImage, working: WorkingImage) throws -> Sticker {
+    /// `working` is the decoded image at `options.workingSize`, shared with colour
+    /// extraction. Also returns the milliseconds the segmentation took (0 for kept alpha).
+    func extract(from decoded: DecodedImage, working: WorkingImage) throws -> (sticker: Sticker, segment: Double) {
         if decoded.declaresAlpha, let sticker = try passThroughAlpha(decoded) {
-            return sticker
+            return (sticker, 0)
         }
         return try segmentAndCut(decoded, working: working)
     }
@@ -49,10 +50,11 @@ public struct StickerExtractor: Sendable {
         return sticker(output, layout: layout, decoded: decoded)
     }
 
-    private func segmentAndCut(_ decoded: DecodedImage, working: WorkingImage) throws -> Sticker {
+    private func segmentAndCut(_ decoded: DecodedImage, working: WorkingImage) throws -> (sticker: Sticker, segment: Double) {
         let image = decoded.image
-        let raw = try SubjectSegmenter().segment(working)
-        let mask = raw.cleaned(keepingRegionsAbove: 0.08, fillingHolesBelow: 0.002)
+        let (mask, segmentTime) = try StageTimings.measure {
+            try SubjectSegmenter().segment(working).cleaned(keepingRegionsAbove: 0.08, fillingHolesBelow: 0.002)
+        }
         guard mask.area * 1000 >= mask.values.count, let bounds = mask.bounds else {
             throw StickerError.noSubjectFound
         }
@@ -63,7 +65,7 @@ public struct StickerExtractor: Sendable {
             imageWidth: image.width, imageHeight: image.height, options: options)
         try Task.checkCancellation()
         let output = SoftAlphaComposer.compose(image, mask: mask, maskScale: working.scale, layout: layout)
-        return sticker(output, layout: layout, decoded: decoded)
+        return (sticker(output, layout: layout, decoded: decoded), segmentTime)
     }
 
     private func sticker(_ image: RGBAImage, layout: CropLayout, decoded: DecodedImage) -> Sticker {
