@@ -89,7 +89,7 @@ enum SoftAlphaComposer {
 
     /// What the guided filter gives a pixel outside the matting band, by the cell its
     /// bilinear tap starts at.
-    enum CellKind: UInt8 {
+    private enum CellKind: UInt8 {
         /// q = a I + b rounds to alpha 0 in every cell the tap reads, whatever the guide I.
         case transparent
         /// q rounds to alpha 255 in every cell the tap reads, whatever the guide I.
