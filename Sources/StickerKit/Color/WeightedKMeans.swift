@@ -57,8 +57,8 @@ enum WeightedKMeans {
             }
             var largestShift: Float = 0   // squared
             for k in centers.indices where weights[k] > 0 {
-                let moved = sums[k] / weights[k]
-                largestShift = max(largestShift, ((moved - centers[k]) * (moved - centers[k])).sum())
+                let moved = sums[k] / weights[k], shift = moved - centers[k]
+                largestShift = max(largestShift, (shift * shift).sum())
                 centers[k] = moved
             }
             if !changed || largestShift < settledShift * settledShift { break }

@@ -39,25 +39,27 @@ struct LowResolutionGrid: Sendable {
 
     var count: Int { lowWidth * lowHeight }
 
-    /// The block holding full-size pixel (x, y).
-    @inline(__always)
-    func cell(_ x: Int, _ y: Int) -> Int { (y / subsampling) * lowWidth + x / subsampling }
-
     /// The number of full-size pixels in each block.
     func blockSizes() -> [Float] {
         var sizes = [Float]()
         sizes.reserveCapacity(count)
         for blockY in 0..<lowHeight {
             let down = min(height, (blockY + 1) * subsampling) - blockY * subsampling
-            for blockX in 0..<lowWidth { sizes.append(Float(columns(ofBlock: blockX).count * down)) }
+            for blockX in 0..<lowWidth {
+                sizes.append(Float((min(width, (blockX + 1) * subsampling) - blockX * subsampling) * down))
+            }
         }
         return sizes
     }
 
-    /// The full-size columns that grid column `blockX` covers.
+    /// Calls `body(cell, x)` for every pixel (x, y) of row `y` with the block holding it,
+    /// block by block, so no pixel pays a division.
     @inline(__always)
-    func columns(ofBlock blockX: Int) -> Range<Int> {
-        blockX * subsampling..<min(width, (blockX + 1) * subsampling)
+    func forEachPixel(inRow y: Int, _ body: (_ cell: Int, _ x: Int) -> Void) {
+        let rowCells = (y / subsampling) * lowWidth
+        for blockX in 0..<lowWidth {
+            for x in (blockX * subsampling)..<min(width, (blockX + 1) * subsampling) { body(rowCells + blockX, x) }
+        }
     }
 
     /// `plane` (`channels` interleaved, full size): the mean of each block.
@@ -66,13 +68,9 @@ struct LowResolutionGrid: Sendable {
         sums.withUnsafeMutableBufferPointer { sums in
             plane.withUnsafeBufferPointer { plane in
                 for y in 0..<height {
-                    let rowCells = (y / subsampling) * lowWidth
-                    for blockX in 0..<lowWidth {
-                        let cell = (rowCells + blockX) * channels
-                        for x in columns(ofBlock: blockX) {
-                            let i = (y * width + x) * channels
-                            for c in 0..<channels { sums[cell + c] += plane[i + c] }
-                        }
+                    forEachPixel(inRow: y) { cell, x in
+                        let i = (y * width + x) * channels
+                        for c in 0..<channels { sums[cell * channels + c] += plane[i + c] }
                     }
                 }
             }

@@ -32,14 +32,12 @@ struct EdgeMatting {
                         hard.withUnsafeBufferPointer { hard in
                             let colorBytes = UnsafeRawPointer(colors.baseAddress!)
                             for y in 0..<height {
-                                let rowCells = (y / grid.subsampling) * grid.lowWidth
-                                for blockX in 0..<grid.lowWidth {
-                                    let cell = rowCells + blockX
-                                    for i in grid.columns(ofBlock: blockX).lazy.map({ y * width + $0 }) where !band[i] {
-                                        var sample = colorBytes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
-                                        sample[3] = 1
-                                        if hard[i] != 0 { inside[cell] += sample } else { outside[cell] += sample }
-                                    }
+                                grid.forEachPixel(inRow: y) { cell, x in
+                                    let i = y * width + x
+                                    guard !band[i] else { return }
+                                    var sample = colorBytes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
+                                    sample[3] = 1
+                                    if hard[i] != 0 { inside[cell] += sample } else { outside[cell] += sample }
                                 }
                             }
                         }

@@ -10,7 +10,10 @@ struct ForegroundMask: Sendable, Equatable {
         self.values = values
     }
 
-    var area: Int { values.reduce(0) { $0 + Int($1) } }
+    var area: Int { ForegroundMask.area(of: values) }
+
+    /// The number of subject pixels among `labels` (0 or 1 each).
+    static func area(of labels: [UInt8]) -> Int { labels.reduce(0) { $0 + Int($1) } }
 
     /// Labels 8-connected regions whose value equals `value`; returns the label of every
     /// pixel (-1 for other pixels) and each region's size and whether it touches the frame.

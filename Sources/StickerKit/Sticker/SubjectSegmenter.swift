@@ -78,14 +78,14 @@ struct SubjectSegmenter: Sendable {
         guard inBand.contains(false) else { return [UInt8](repeating: 0, count: inBand.count) }
         let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
         let seed = try initialLabels(image, inBand: inBand, bandSamples: bandSamples)
-        if area(seed) * 500 >= seed.count {
+        if ForegroundMask.area(of: seed) * 500 >= seed.count {
             let seeded = try rounds(image, from: seed, inBand: inBand, edges: edges)
-            if area(seeded) * 1000 >= seeded.count { return seeded }
+            if ForegroundMask.area(of: seeded) * 1000 >= seeded.count { return seeded }
         }
         var rectangle = [UInt8](repeating: 0, count: seed.count)
         markCentre(&rectangle, width: image.width, height: image.height)
         let carved = try rounds(image, from: rectangle, inBand: inBand, edges: edges)
-        return area(carved) < area(rectangle) ? carved : [UInt8](repeating: 0, count: seed.count)
+        return ForegroundMask.area(of: carved) < ForegroundMask.area(of: rectangle) ? carved : [UInt8](repeating: 0, count: seed.count)
     }
 
     /// Alternates re-fitting and cutting until the labels settle (at most `iterations`).
@@ -99,8 +99,6 @@ struct SubjectSegmenter: Sendable {
         }
         return labels
     }
-
-    private func area(_ labels: [UInt8]) -> Int { labels.reduce(0) { $0 + Int($1) } }
 
     /// Subject = pixels the frame's colour model explains worse than almost all of the frame.
     private func initialLabels(_ image: WorkingImage, inBand: [Bool], bandSamples: [Int32]) throws -> [UInt8] {
