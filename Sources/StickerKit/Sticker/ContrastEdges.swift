@@ -4,12 +4,13 @@ import Foundation
 /// w(p, q) = gamma exp(-beta |I_p - I_q|^2) / dist(p, q), with beta = 1 / (2 <|I_p - I_q|^2>)
 /// (Rother et al. 2004, after Boykov and Jolly 2001). Cutting between similar colours is
 /// expensive; cutting along an edge in the photo is cheap. Capacities are integers, as
-/// `MaxFlowGraph` takes them.
+/// `GridMaxFlow` takes them.
 struct ContrastEdges: Sendable {
     let width: Int
     let height: Int
-    /// Per pixel: capacities to its right, down, down-right and down-left neighbours.
-    private let capacities: [SIMD4<Int32>]
+    /// Per pixel: capacities to its right, down, down-right and down-left neighbours (0
+    /// where there is none).
+    let forward: [SIMD4<Int32>]
 
     /// `weight` is gamma, already in the integer units of the cut.
     init(_ image: WorkingImage, weight: Float) {
@@ -49,20 +50,8 @@ struct ContrastEdges: Sendable {
         func capacity(_ squared: Float, _ scale: Float) -> Int32 {
             squared >= 0 ? Int32(exp(-beta * squared) * scale) : 0
         }
-        capacities = squared.map { s in
+        forward = squared.map { s in
             SIMD4(capacity(s.x, scale.x), capacity(s.y, scale.y), capacity(s.z, scale.z), capacity(s.w, scale.w))
-        }
-    }
-
-    /// Calls `body(p, q, capacity)` once for every grid edge with a positive capacity.
-    @inline(__always)
-    func forEachEdge(_ body: (Int, Int, Int32) -> Void) {
-        for index in capacities.indices {
-            let capacity = capacities[index]
-            if capacity.x > 0 { body(index, index + 1, capacity.x) }
-            if capacity.y > 0 { body(index, index + width, capacity.y) }
-            if capacity.z > 0 { body(index, index + width + 1, capacity.z) }
-            if capacity.w > 0 { body(index, index + width - 1, capacity.w) }
         }
     }
 }

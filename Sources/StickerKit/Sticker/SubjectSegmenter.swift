@@ -6,7 +6,7 @@ import Foundation
 /// user's rectangle: the frame is usually background, so a colour mixture fitted to a band
 /// along it scores every pixel; pixels that band explains badly seed the subject's model.
 /// Then a few rounds alternate re-fitting both mixtures and an exact minimum cut
-/// (`MaxFlowGraph`) of the energy: per-pixel colour costs plus a contrast-sensitive Potts
+/// (`GridMaxFlow`) of the energy: per-pixel colour costs plus a contrast-sensitive Potts
 /// term on the 8-connected grid. The frame is a soft prior, not a hard constraint, so a
 /// subject cut by the frame keeps its border pixels. O(iterations x pixels) in practice.
 ///
@@ -149,12 +149,10 @@ struct SubjectSegmenter: Sendable {
 
     /// Labels minimising the preferences plus the edge costs, exactly (one max-flow).
     static func minimumCut(preferences: [Int32], edges: ContrastEdges) -> [UInt8] {
-        let graph = MaxFlowGraph(nodeCount: preferences.count, edgeCapacity: preferences.count * 4)
-        edges.forEachEdge { p, q, capacity in graph.addEdge(p, q, capacity: capacity, reverseCapacity: capacity) }
-        for (index, preference) in preferences.enumerated() {
-            graph.setTerminalCapacities(index, source: max(preference, 0), sink: max(-preference, 0))
-        }
+        let graph = GridMaxFlow(width: edges.width, height: edges.height)
+        graph.setEdges(edges.forward)
+        graph.setPreferences(preferences)
         graph.maximumFlow()
-        return preferences.indices.map { graph.isSourceSide($0) ? 1 : 0 }
+        return graph.sourceSide()
     }
 }

@@ -1,35 +1,43 @@
-/// A minimum s-t cut solver for the sparse graphs of image segmentation.
+/// A minimum s-t cut solver for the 8-connected pixel grid of image segmentation.
 ///
 /// Boykov-Kolmogorov max-flow: Y. Boykov and V. Kolmogorov, "An Experimental Comparison
 /// of Min-Cut/Max-Flow Algorithms for Energy Minimization in Vision", PAMI 2004. Two
 /// search trees grow from the source and the sink, meet on an augmenting path, and are
 /// repaired by adopting orphans instead of being rebuilt; on grid graphs it runs in near
 /// linear time in practice (worst case O(V E^2 |C|)). Capacities are integers, so a
-/// saturated arc is exactly zero. Storage is flat buffers owned by the graph (no copy-on-
-/// write checks in the inner loops); a graph is built, solved and dropped by one caller.
+/// saturated arc is exactly zero.
 ///
-///     let graph = MaxFlowGraph(nodeCount: 2, edgeCapacity: 1)
-///     graph.setTerminalCapacities(0, source: 5, sink: 0)
-///     graph.addEdge(0, 1, capacity: 3, reverseCapacity: 0)
-///     graph.setTerminalCapacities(1, source: 0, sink: 4)
+/// The arcs are implicit, as in grid-specialised solvers (O. Jamriska, D. Sykora,
+/// A. Hornung, "Cache-efficient graph cuts on structured grids", CVPR 2012): node `n`'s
+/// eight arcs are `8n + d`, one per direction, their residuals side by side, and an arc's
+/// head and its sister (the reverse arc) are computed from the direction, so there is no
+/// adjacency list to build or chase. The grid is padded by one node on every side that
+/// no arc reaches (capacity 0), so the solver never checks bounds. The cut it reports is
+/// the set of nodes the source still reaches, which is the same for every maximum flow.
+///
+///     let graph = GridMaxFlow(width: 2, height: 1)
+///     graph.setEdges([SIMD4(3, 0, 0, 0), .zero])    // pixel 0 to its right neighbour, both ways
+///     graph.setPreferences([5, -4])                  // pixel 0 leans to the source, 1 to the sink
 ///     graph.maximumFlow()      // 3
-///     graph.isSourceSide(0)    // true
-final class MaxFlowGraph {
+///     graph.sourceSide()       // [1, 0]
+final class GridMaxFlow {
     private static let none: Int32 = -1
     private static let terminal: Int32 = -2
     private static let orphan: Int32 = -3
     private static let infiniteDistance = Int32.max
 
+    let width: Int
+    let height: Int
+    /// Nodes per padded row.
+    private let stride: Int
     private let nodeCount: Int
-    private let arcCapacity: Int
-    private var arcCount = 0
-    // Arcs: arc `a` and its sister `a ^ 1` are the two directions of one edge.
-    private let arcHead: UnsafeMutablePointer<Int32>
-    private let arcNext: UnsafeMutablePointer<Int32>
+    /// Node offset of each direction: right, left, down, up, down-right, up-left,
+    /// down-left, up-right (direction d ^ 1 is the opposite of d).
+    private let offsets: UnsafeMutablePointer<Int>
+    // Arcs: residual capacity of arc 8n + d, from node n in direction d.
     private let arcResidual: UnsafeMutablePointer<Int32>
     // Nodes.
-    private let firstArc: UnsafeMutablePointer<Int32>
-    private let parent: UnsafeMutablePointer<Int32>
+    private let parent: UnsafeMutablePointer<Int32>     // the arc to the parent, or a code above
     private let inSinkTree: UnsafeMutablePointer<Bool>
     private let terminalResidual: UnsafeMutablePointer<Int32>   // > 0: from the source, < 0: to the sink
     private let timestamp: UnsafeMutablePointer<Int32>
@@ -42,19 +50,22 @@ final class MaxFlowGraph {
     private var activeCount = 0
     private var orphans: [Int32] = []
     private var time: Int32 = 0
-    private(set) var flow: Int = 0
+    private var flow: Int = 0
 
-    /// A graph of `nodeCount` nodes with room for `edgeCapacity` edges.
-    init(nodeCount: Int, edgeCapacity: Int) {
-        self.nodeCount = nodeCount
-        arcCapacity = edgeCapacity * 2
-        arcHead = .allocate(capacity: arcCapacity)
-        arcNext = .allocate(capacity: arcCapacity)
-        arcResidual = .allocate(capacity: arcCapacity)
-        firstArc = .allocate(capacity: nodeCount)
-        firstArc.initialize(repeating: MaxFlowGraph.none, count: nodeCount)
+    /// A `width` x `height` grid with no edges and no terminal capacities yet.
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        stride = width + 2
+        nodeCount = (width + 2) * (height + 2)
+        offsets = .allocate(capacity: 8)
+        for (d, offset) in [1, -1, stride, -stride, stride + 1, -stride - 1, stride - 1, -stride + 1].enumerated() {
+            offsets[d] = offset
+        }
+        arcResidual = .allocate(capacity: nodeCount * 8)
+        arcResidual.initialize(repeating: 0, count: nodeCount * 8)
         parent = .allocate(capacity: nodeCount)
-        parent.initialize(repeating: MaxFlowGraph.none, count: nodeCount)
+        parent.initialize(repeating: GridMaxFlow.none, count: nodeCount)
         inSinkTree = .allocate(capacity: nodeCount)
         inSinkTree.initialize(repeating: false, count: nodeCount)
         terminalResidual = .allocate(capacity: nodeCount)
@@ -65,64 +76,91 @@ final class MaxFlowGraph {
         distance.initialize(repeating: 0, count: nodeCount)
         isActive = .allocate(capacity: nodeCount)
         isActive.initialize(repeating: false, count: nodeCount)
-        active = .allocate(capacity: max(1, nodeCount))
+        active = .allocate(capacity: nodeCount)
     }
 
     deinit {
-        for pointer in [arcHead, arcNext, arcResidual, firstArc, parent, terminalResidual, timestamp, distance, active] {
+        for pointer in [arcResidual, parent, terminalResidual, timestamp, distance, active] {
             pointer.deallocate()
         }
+        offsets.deallocate()
         inSinkTree.deallocate()
         isActive.deallocate()
     }
 
-    /// Adds the cost of cutting `node` from the source (it ends on the sink side) and from
-    /// the sink (it ends on the source side). Only the difference matters to the cut.
-    func setTerminalCapacities(_ node: Int, source: Int32, sink: Int32) {
-        let common = min(source, sink)
-        flow += Int(common)
-        terminalResidual[node] += source - sink
+    /// The node arc `a` points to.
+    @inline(__always)
+    private func head(_ a: Int) -> Int { a >> 3 + offsets[a & 7] }
+
+    /// The reverse of arc `a`.
+    @inline(__always)
+    private func sister(_ a: Int) -> Int { head(a) << 3 | (a & 7 ^ 1) }
+
+    /// Terminal capacities, one per pixel (row-major): a positive preference p costs p if
+    /// the pixel ends on the sink side, a negative one costs -p if it ends on the source side.
+    func setPreferences(_ preferences: [Int32]) {
+        precondition(preferences.count == width * height, "one preference per pixel")
+        for y in 0..<height {
+            let row = (y + 1) * stride + 1
+            for x in 0..<width { terminalResidual[row + x] = preferences[y * width + x] }
+        }
     }
 
-    /// An edge between two nodes with a capacity in each direction.
-    func addEdge(_ from: Int, _ to: Int, capacity: Int32, reverseCapacity: Int32) {
-        precondition(arcCount + 2 <= arcCapacity, "more edges than the graph was made for")
-        let forward = arcCount
-        arcHead[forward] = Int32(to)
-        arcNext[forward] = firstArc[from]
-        arcResidual[forward] = capacity
-        firstArc[from] = Int32(forward)
-        arcHead[forward + 1] = Int32(from)
-        arcNext[forward + 1] = firstArc[to]
-        arcResidual[forward + 1] = reverseCapacity
-        firstArc[to] = Int32(forward + 1)
-        arcCount += 2
+    /// Edges, each with the same capacity both ways: `forward[i]` holds pixel i's to its
+    /// right, down, down-right and down-left neighbours. Those outside the grid are ignored.
+    func setEdges(_ forward: [SIMD4<Int32>]) {
+        precondition(forward.count == width * height, "one entry per pixel")
+        for y in 0..<height {
+            for x in 0..<width {
+                let capacities = forward[y * width + x]
+                let arcs = ((y + 1) * stride + x + 1) << 3
+                let hasRight = x + 1 < width, hasDown = y + 1 < height
+                if hasRight { setArcPair(arcs, capacities.x) }
+                if hasDown { setArcPair(arcs | 2, capacities.y) }
+                if hasRight && hasDown { setArcPair(arcs | 4, capacities.z) }
+                if x > 0 && hasDown { setArcPair(arcs | 6, capacities.w) }
+            }
+        }
     }
 
-    /// True when `node` is on the source side of the minimum cut (after `maximumFlow`).
-    func isSourceSide(_ node: Int) -> Bool {
-        parent[node] != MaxFlowGraph.none && !inSinkTree[node]
+    @inline(__always)
+    private func setArcPair(_ arc: Int, _ capacity: Int32) {
+        arcResidual[arc] = capacity
+        arcResidual[sister(arc)] = capacity
+    }
+
+    /// 1 for every pixel on the source side of the minimum cut, 0 for the others
+    /// (row-major; after `maximumFlow`).
+    func sourceSide() -> [UInt8] {
+        var labels = [UInt8](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let row = (y + 1) * stride + 1
+            for x in 0..<width where parent[row + x] != GridMaxFlow.none && !inSinkTree[row + x] {
+                labels[y * width + x] = 1
+            }
+        }
+        return labels
     }
 
     /// Computes the maximum flow (= the minimum cut's cost).
     @discardableResult
     func maximumFlow() -> Int {
         initializeTrees()
-        var current: Int32 = MaxFlowGraph.none
+        var current: Int32 = GridMaxFlow.none
         while true {
             var node = current
-            if node == MaxFlowGraph.none || parent[Int(node)] == MaxFlowGraph.none {
+            if node == GridMaxFlow.none || parent[Int(node)] == GridMaxFlow.none {
                 node = nextActive()
-                if node == MaxFlowGraph.none { break }
+                if node == GridMaxFlow.none { break }
             }
             let meeting = grow(from: Int(node))
             time += 1
-            if meeting != MaxFlowGraph.none {
+            if meeting != GridMaxFlow.none {
                 current = node
                 augment(through: Int(meeting))
                 adoptOrphans()
             } else {
-                current = MaxFlowGraph.none
+                current = GridMaxFlow.none
             }
         }
         return flow
@@ -133,11 +171,11 @@ final class MaxFlowGraph {
             let residual = terminalResidual[node]
             if residual != 0 {
                 inSinkTree[node] = residual < 0
-                parent[node] = MaxFlowGraph.terminal
+                parent[node] = GridMaxFlow.terminal
                 distance[node] = 1
                 markActive(Int32(node))
             } else {
-                parent[node] = MaxFlowGraph.none
+                parent[node] = GridMaxFlow.none
             }
         }
     }
@@ -157,77 +195,74 @@ final class MaxFlowGraph {
             activeHead = activeHead + 1 < nodeCount ? activeHead + 1 : 0
             activeCount -= 1
             isActive[Int(node)] = false
-            if parent[Int(node)] != MaxFlowGraph.none { return node }
+            if parent[Int(node)] != GridMaxFlow.none { return node }
         }
-        return MaxFlowGraph.none
+        return GridMaxFlow.none
     }
 
     /// Grows the tree of `node` by one node's neighbourhood; returns the arc (oriented
     /// from the source tree to the sink tree) where the trees meet, or `none`.
     private func grow(from node: Int) -> Int32 {
         let sinkSide = inSinkTree[node]
-        var arc = firstArc[node]
-        while arc != MaxFlowGraph.none {
-            let a = Int(arc)
-            let residual = sinkSide ? arcResidual[a ^ 1] : arcResidual[a]
+        for a in (node << 3)..<(node << 3 + 8) {
+            let residual = sinkSide ? arcResidual[sister(a)] : arcResidual[a]
             if residual > 0 {
-                let other = Int(arcHead[a])
-                if parent[other] == MaxFlowGraph.none {
+                let other = head(a)
+                if parent[other] == GridMaxFlow.none {
                     inSinkTree[other] = sinkSide
-                    parent[other] = Int32(a ^ 1)
+                    parent[other] = Int32(sister(a))
                     timestamp[other] = timestamp[node]
                     distance[other] = distance[node] + 1
                     markActive(Int32(other))
                 } else if inSinkTree[other] != sinkSide {
-                    return sinkSide ? Int32(a ^ 1) : arc
+                    return Int32(sinkSide ? sister(a) : a)
                 } else if timestamp[other] <= timestamp[node] && distance[other] > distance[node] {
-                    parent[other] = Int32(a ^ 1)
+                    parent[other] = Int32(sister(a))
                     timestamp[other] = timestamp[node]
                     distance[other] = distance[node] + 1
                 }
             }
-            arc = arcNext[a]
         }
-        return MaxFlowGraph.none
+        return GridMaxFlow.none
     }
 
     /// Pushes the bottleneck capacity along source -> middle arc -> sink.
     private func augment(through middle: Int) {
         var bottleneck = arcResidual[middle]
-        var node = Int(arcHead[middle ^ 1])
-        while parent[node] != MaxFlowGraph.terminal {
+        var node = middle >> 3
+        while parent[node] != GridMaxFlow.terminal {
             let a = Int(parent[node])
-            bottleneck = min(bottleneck, arcResidual[a ^ 1])
-            node = Int(arcHead[a])
+            bottleneck = min(bottleneck, arcResidual[sister(a)])
+            node = head(a)
         }
         bottleneck = min(bottleneck, terminalResidual[node])
-        node = Int(arcHead[middle])
-        while parent[node] != MaxFlowGraph.terminal {
+        node = head(middle)
+        while parent[node] != GridMaxFlow.terminal {
             let a = Int(parent[node])
             bottleneck = min(bottleneck, arcResidual[a])
-            node = Int(arcHead[a])
+            node = head(a)
         }
         bottleneck = min(bottleneck, -terminalResidual[node])
 
-        arcResidual[middle ^ 1] += bottleneck
+        arcResidual[sister(middle)] += bottleneck
         arcResidual[middle] -= bottleneck
-        node = Int(arcHead[middle ^ 1])
-        while parent[node] != MaxFlowGraph.terminal {
+        node = middle >> 3
+        while parent[node] != GridMaxFlow.terminal {
             let a = Int(parent[node])
             arcResidual[a] += bottleneck
-            arcResidual[a ^ 1] -= bottleneck
-            if arcResidual[a ^ 1] == 0 { makeOrphan(node) }
-            node = Int(arcHead[a])
+            arcResidual[sister(a)] -= bottleneck
+            if arcResidual[sister(a)] == 0 { makeOrphan(node) }
+            node = head(a)
         }
         terminalResidual[node] -= bottleneck
         if terminalResidual[node] == 0 { makeOrphan(node) }
-        node = Int(arcHead[middle])
-        while parent[node] != MaxFlowGraph.terminal {
+        node = head(middle)
+        while parent[node] != GridMaxFlow.terminal {
             let a = Int(parent[node])
-            arcResidual[a ^ 1] += bottleneck
+            arcResidual[sister(a)] += bottleneck
             arcResidual[a] -= bottleneck
             if arcResidual[a] == 0 { makeOrphan(node) }
-            node = Int(arcHead[a])
+            node = head(a)
         }
         terminalResidual[node] += bottleneck
         if terminalResidual[node] == 0 { makeOrphan(node) }
@@ -235,7 +270,7 @@ final class MaxFlowGraph {
     }
 
     private func makeOrphan(_ node: Int) {
-        parent[node] = MaxFlowGraph.orphan
+        parent[node] = GridMaxFlow.orphan
         orphans.append(Int32(node))
     }
 
@@ -253,46 +288,40 @@ final class MaxFlowGraph {
     /// shortest; failing that, frees it and turns its children into orphans.
     private func adopt(_ node: Int) {
         let sinkSide = inSinkTree[node]
-        var bestArc = MaxFlowGraph.none
-        var bestDistance = MaxFlowGraph.infiniteDistance
-        var arc = firstArc[node]
-        while arc != MaxFlowGraph.none {
-            let a = Int(arc)
-            let residual = sinkSide ? arcResidual[a] : arcResidual[a ^ 1]
-            let neighbour = Int(arcHead[a])
-            if residual > 0 && inSinkTree[neighbour] == sinkSide && parent[neighbour] != MaxFlowGraph.none {
+        var bestArc = GridMaxFlow.none
+        var bestDistance = GridMaxFlow.infiniteDistance
+        for a in (node << 3)..<(node << 3 + 8) {
+            let residual = sinkSide ? arcResidual[a] : arcResidual[sister(a)]
+            let neighbour = head(a)
+            if residual > 0 && inSinkTree[neighbour] == sinkSide && parent[neighbour] != GridMaxFlow.none {
                 let depth = distanceToTerminal(from: neighbour)
-                if depth < MaxFlowGraph.infiniteDistance {
+                if depth < GridMaxFlow.infiniteDistance {
                     if depth < bestDistance {
-                        bestArc = arc
+                        bestArc = Int32(a)
                         bestDistance = depth
                     }
                     stampPath(from: neighbour, depth: depth)
                 }
             }
-            arc = arcNext[a]
         }
-        if bestArc != MaxFlowGraph.none {
+        if bestArc != GridMaxFlow.none {
             parent[node] = bestArc
             timestamp[node] = time
             distance[node] = bestDistance + 1
             return
         }
-        arc = firstArc[node]
-        while arc != MaxFlowGraph.none {
-            let a = Int(arc)
-            let neighbour = Int(arcHead[a])
+        for a in (node << 3)..<(node << 3 + 8) {
+            let neighbour = head(a)
             let neighbourParent = parent[neighbour]
-            if inSinkTree[neighbour] == sinkSide && neighbourParent != MaxFlowGraph.none {
-                let residual = sinkSide ? arcResidual[a] : arcResidual[a ^ 1]
+            if inSinkTree[neighbour] == sinkSide && neighbourParent != GridMaxFlow.none {
+                let residual = sinkSide ? arcResidual[a] : arcResidual[sister(a)]
                 if residual > 0 { markActive(Int32(neighbour)) }
-                if neighbourParent >= 0 && Int(arcHead[Int(neighbourParent)]) == node {
+                if neighbourParent >= 0 && head(Int(neighbourParent)) == node {
                     makeOrphan(neighbour)
                 }
             }
-            arc = arcNext[a]
         }
-        parent[node] = MaxFlowGraph.none
+        parent[node] = GridMaxFlow.none
     }
 
     /// Length of the path from `start` to its terminal, or infinity through an orphan.
@@ -303,13 +332,13 @@ final class MaxFlowGraph {
             if timestamp[node] == time { return depth + distance[node] }
             let link = parent[node]
             depth += 1
-            if link == MaxFlowGraph.terminal {
+            if link == GridMaxFlow.terminal {
                 timestamp[node] = time
                 distance[node] = 1
                 return depth
             }
-            if link == MaxFlowGraph.orphan { return MaxFlowGraph.infiniteDistance }
-            node = Int(arcHead[Int(link)])
+            if link == GridMaxFlow.orphan { return GridMaxFlow.infiniteDistance }
+            node = head(Int(link))
         }
     }
 
@@ -321,7 +350,7 @@ final class MaxFlowGraph {
             timestamp[node] = time
             distance[node] = remaining
             remaining -= 1
-            node = Int(arcHead[Int(parent[node])])
+            node = head(Int(parent[node]))
         }
     }
 }
