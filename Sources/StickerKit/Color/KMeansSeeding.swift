@@ -38,15 +38,23 @@ extension KMeansSeeding {
     /// nearest seed (a greedy, weighted k-means++). Stable when the same photo is seen at
     /// another size, since its bin weights barely change.
     static func greedyBinned(_ points: [SIMD3<Float>], weights: [Float], count: Int, binSize: Float = 8) -> [SIMD3<Float>] {
-        var bins: [SIMD3<Int32>: (sum: SIMD3<Float>, weight: Float)] = [:]
+        // A flat grid over CIELAB's sRGB range (L 0-100, a and b within -128...127): bin
+        // sums in lanes x-z, bin weight in lane w. Colours outside it go to the edge bins.
+        let lightnessBins = Int(100 / binSize) + 1, chromaBins = Int((256 / binSize).rounded(.up))
+        let chromaOffset = Float(chromaBins / 2)
+        var bins = [SIMD4<Float>](repeating: .zero, count: lightnessBins * chromaBins * chromaBins)
+        func index(_ value: Float, offset: Float, count: Int) -> Int {
+            // Scalar conversion: SIMD's generic one is slow.
+            min(max(Int((value / binSize).rounded(.down) + offset), 0), count - 1)
+        }
         for (point, weight) in zip(points, weights) {
-            let bin = (point / binSize).rounded(.down)   // scalar conversions: SIMD's generic one is slow
-            let key = SIMD3(Int32(bin.x), Int32(bin.y), Int32(bin.z))
-            let entry = bins[key] ?? (.zero, 0)
-            bins[key] = (entry.sum + point * weight, entry.weight + weight)
+            let bin = (index(point.x, offset: 0, count: lightnessBins) * chromaBins
+                       + index(point.y, offset: chromaOffset, count: chromaBins)) * chromaBins
+                       + index(point.z, offset: chromaOffset, count: chromaBins)
+            bins[bin] += SIMD4(point * weight, weight)
         }
         // Sorted so that ties resolve the same way on every run.
-        let centers = bins.values.filter { $0.weight > 0 }.map { ($0.sum / $0.weight, $0.weight) }
+        let centers = bins.filter { $0.w > 0 }.map { (SIMD3($0.x, $0.y, $0.z) / $0.w, $0.w) }
             .sorted { ($0.1, $0.0.x, $0.0.y, $0.0.z) > ($1.1, $1.0.x, $1.0.y, $1.0.z) }
         guard let first = centers.first else { return [] }
         var seeds = [first.0]
