@@ -7,22 +7,38 @@ enum BoxFilter {
         plane.withUnsafeBufferPointer { source in
             rows.withUnsafeMutableBufferPointer { rows in
                 for y in 0..<height {
-                    slide(source, start: y * width, stride: 1, count: width, radius: radius, into: rows)
+                    slide(source, start: y * width, count: width, radius: radius, into: rows)
                 }
             }
         }
-        rows.withUnsafeBufferPointer { source in
-            output.withUnsafeMutableBufferPointer { out in
-                for x in 0..<width {
-                    slide(source, start: x, stride: width, count: height, radius: radius, into: out)
+        // Down the columns, all of them at once row by row (memory order): each column's
+        // running sum takes the same additions and subtractions in the same order as a
+        // walk down that column would, and a row's window height is the same for all.
+        var sums = [Float](repeating: 0, count: width)
+        rows.withUnsafeBufferPointer { rows in
+            sums.withUnsafeMutableBufferPointer { sums in
+                output.withUnsafeMutableBufferPointer { output in
+                    var upper = -1, lower = 0   // rows in the current window
+                    for y in 0..<height {
+                        while upper < min(height - 1, y + radius) {
+                            upper += 1
+                            for x in 0..<width { sums[x] += rows[upper * width + x] }
+                        }
+                        while lower < max(0, y - radius) {
+                            for x in 0..<width { sums[x] -= rows[lower * width + x] }
+                            lower += 1
+                        }
+                        let count = Float(upper - lower + 1)
+                        for x in 0..<width { output[y * width + x] = sums[x] / count }
+                    }
                 }
             }
         }
         return output
     }
 
-    /// Window means along one line of `count` samples spaced `stride` apart.
-    private static func slide(_ source: UnsafeBufferPointer<Float>, start: Int, stride: Int, count: Int,
+    /// Window means along one row of `count` samples.
+    private static func slide(_ source: UnsafeBufferPointer<Float>, start: Int, count: Int,
                               radius: Int, into output: UnsafeMutableBufferPointer<Float>) {
         var sum: Float = 0
         var lower = 0, upper = -1   // current window [lower, upper]
@@ -30,14 +46,14 @@ enum BoxFilter {
             let wantedUpper = min(count - 1, i + radius)
             while upper < wantedUpper {
                 upper += 1
-                sum += source[start + upper * stride]
+                sum += source[start + upper]
             }
             let wantedLower = max(0, i - radius)
             while lower < wantedLower {
-                sum -= source[start + lower * stride]
+                sum -= source[start + lower]
                 lower += 1
             }
-            output[start + i * stride] = sum / Float(upper - lower + 1)
+            output[start + i] = sum / Float(upper - lower + 1)
         }
     }
 
