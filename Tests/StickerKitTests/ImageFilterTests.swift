@@ -30,6 +30,40 @@ import Testing
         }
     }
 
+    @Test(arguments: [(1, 17, 9), (2, 40, 31), (2, 3, 2), (4, 23, 50)])
+    func minimumMatchesAWindowScan(radius: Int, width: Int, height: Int) {
+        var generator = SplitMix64(seed: UInt64(radius * 100 + width))
+        let plane = (0..<(width * height)).map { _ in Float(generator.next() % 1000) }
+        let minimum = LocalTexture.minimum(plane, width: width, height: height, radius: radius)
+        for y in 0..<height {
+            for x in 0..<width {
+                var expected = Float.infinity
+                for wy in max(0, y - radius)...min(height - 1, y + radius) {
+                    for wx in max(0, x - radius)...min(width - 1, x + radius) { expected = min(expected, plane[wy * width + wx]) }
+                }
+                #expect(minimum[y * width + x] == expected, "pixel (\(x), \(y)) radius \(radius)")
+            }
+        }
+    }
+
+    /// Texture is zero on flat areas, including the smooth sides of a step edge two pixels
+    /// away from it, and high on fine noise.
+    @Test func localTextureSeesNoiseButNotEdges() {
+        let width = 60, height = 40
+        var generator = SplitMix64(seed: 3)
+        let colors = (0..<(width * height)).map { index -> SIMD3<Float> in
+            let x = index % width
+            if x >= 40 { return SIMD3(repeating: Float(generator.next() % 60) + 100) }   // noise
+            return SIMD3(repeating: x < 20 ? 50 : 200)                                    // a step at x = 20
+        }
+        let image = WorkingImage(width: width, height: height, colors: colors)
+        let texture = LocalTexture.features(of: image)
+        for y in 0..<height {
+            for x in [0, 10, 17, 22, 30, 35] { #expect(texture[y * width + x] == 0, "flat at x = \(x)") }
+            for x in [45, 50, 59] { #expect(texture[y * width + x] > 30, "noise at x = \(x)") }
+        }
+    }
+
     @Test func gridShrinksToBlockMeansAndReadsBackBilinearly() {
         // 10 x 7 at s = 4: blocks of 4 x 4, with partial last blocks of 2 columns and 3 rows.
         let width = 10, height = 7

@@ -3,7 +3,8 @@
 /// squared distance from the nearest centre so far. Deterministic for a given generator.
 /// O(k x points).
 enum KMeansSeeding {
-    static func plusPlus(_ points: [SIMD3<Float>], count: Int, using generator: inout SplitMix64) -> [SIMD3<Float>] {
+    static func plusPlus<Point: SIMD>(_ points: [Point], count: Int, using generator: inout SplitMix64) -> [Point]
+    where Point.Scalar == Float {
         guard !points.isEmpty, count > 0 else { return [] }
         let first = points[Int(generator.next() % UInt64(points.count))]
         var centers = [first]

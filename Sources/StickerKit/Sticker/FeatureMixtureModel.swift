@@ -1,72 +1,74 @@
 import Foundation
 
-/// A Gaussian mixture over 3-channel colours with full covariances: the colour model of
-/// GrabCut (C. Rother, V. Kolmogorov, A. Blake, "GrabCut: interactive foreground
-/// extraction using iterated graph cuts", SIGGRAPH 2004).
+/// A Gaussian mixture with full covariances over a pixel's features: its colour (0-255 per
+/// channel) and its local texture (`LocalTexture`, zero where only colour is modelled).
+/// GrabCut's colour model (C. Rother, V. Kolmogorov, A. Blake, "GrabCut: interactive
+/// foreground extraction using iterated graph cuts", SIGGRAPH 2004) with texture as a
+/// fourth dimension, so a component learns which textures go with its colours.
 ///
 /// Fitting is deterministic: k-means++ seeding from a fixed-seed generator, a few Lloyd
 /// steps on at most `sampleLimit` points, then one hard-assignment estimate over all points.
-struct ColorMixtureModel: Sendable {
+struct FeatureMixtureModel: Sendable {
     struct Component: Sendable {
-        var weight: Float
-        var mean: SIMD3<Float>
+        var mean: SIMD4<Float>
         /// Rows of the inverse covariance.
-        var inverse: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
-        /// log(weight) - log(sqrt((2 pi)^3 det)).
+        var inverse: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+        /// log(weight) - log(sqrt((2 pi)^4 det)).
         var logNormalizer: Float
     }
 
     private(set) var components: [Component]
     private static let sampleLimit = 6000
-    private static let regularization: Double = 8   // variance floor, in (0-255 units)^2
+    private static let regularization: Double = 8   // variance floor, in feature units^2
 
-    /// Fits `count` components to the colours `samples` selects from `colors`.
-    init(colors: UnsafeBufferPointer<SIMD3<Float>>, samples: [Int32], count: Int) {
-        let centers = ColorMixtureModel.seedCenters(colors, samples, count)
+    /// Fits `count` components to the features `samples` selects from `features`.
+    init(features: UnsafeBufferPointer<SIMD4<Float>>, samples: [Int32], count: Int) {
+        let centers = FeatureMixtureModel.seedCenters(features, samples, count)
         // Sums in Double: a flat background sums ~1e5 equal values, and Float's rounding
         // would swamp the small variance that is left after subtracting the mean.
-        var sums = [SIMD3<Double>](repeating: .zero, count: centers.count)
-        var squares = [SIMD3<Double>](repeating: .zero, count: centers.count)   // xx, yy, zz
-        var crosses = [SIMD3<Double>](repeating: .zero, count: centers.count)   // xy, xz, yz
+        var sums = [SIMD4<Double>](repeating: .zero, count: centers.count)
+        var products = [SIMD4<Double>](repeating: .zero, count: centers.count * 4)   // rows of sum f f^T
         var counts = [Double](repeating: 0, count: centers.count)
         samples.withUnsafeBufferPointer { samples in
-            for start in stride(from: 0, to: samples.count, by: 8) {
-                let nearest = ColorLanes(colors, samples: samples, from: start).nearest(centers).0
-                for lane in 0..<min(8, samples.count - start) {
-                    let color = colors[Int(samples[start + lane])], k = Int(nearest[lane])
-                    let c = SIMD3<Double>(Double(color.x), Double(color.y), Double(color.z))
-                    sums[k] += c
-                    counts[k] += 1
-                    squares[k] += c * c
-                    crosses[k] += SIMD3(c.x, c.x, c.y) * SIMD3(c.y, c.z, c.z)
+            sums.withUnsafeMutableBufferPointer { sums in
+                products.withUnsafeMutableBufferPointer { products in
+                    for start in stride(from: 0, to: samples.count, by: 8) {
+                        let nearest = ColorLanes(features, samples: samples, from: start).nearest(centers)
+                        for lane in 0..<min(8, samples.count - start) {
+                            let feature = features[Int(samples[start + lane])], k = Int(nearest[lane])
+                            let f = SIMD4<Double>(Double(feature.x), Double(feature.y), Double(feature.z), Double(feature.w))
+                            sums[k] += f
+                            counts[k] += 1
+                            products[4 * k] += f * f.x
+                            products[4 * k + 1] += f * f.y
+                            products[4 * k + 2] += f * f.z
+                            products[4 * k + 3] += f * f.w
+                        }
+                    }
                 }
             }
         }
         let total = Double(max(samples.count, 1))
         components = []
         for k in 0..<centers.count where counts[k] > 0 {
-            let n = counts[k]
-            let m = sums[k] / n
-            let r = ColorMixtureModel.regularization
-            let variance = squares[k] / n - m * m + r
-            let covariance = crosses[k] / n - SIMD3(m.x, m.x, m.y) * SIMD3(m.y, m.z, m.z)
-            components.append(ColorMixtureModel.component(weight: n / total, mean: m,
-                                                          [variance.x, covariance.x, covariance.y,
-                                                           variance.y, covariance.z, variance.z]))
+            let n = counts[k], mean = sums[k] / n
+            var covariance = (0..<4).map { row in products[4 * k + row] / n - mean * mean[row] }
+            for d in 0..<4 { covariance[d][d] += FeatureMixtureModel.regularization }
+            components.append(FeatureMixtureModel.component(weight: n / total, mean: mean, covariance))
         }
     }
 
-    /// Negative log-likelihoods of `colors` under the mixture (a log-sum-exp over
-    /// components), eight colours per step with `VectorMath`'s exp and log. Components
+    /// Negative log-likelihoods of `features` under the mixture (a log-sum-exp over
+    /// components), eight pixels per step with `VectorMath`'s exp and log. Components
     /// more than 12 log units below the best add under 1e-5 to the sum and are left out.
-    func costs(_ colors: UnsafeBufferPointer<SIMD3<Float>>) -> [Float] {
-        var costs = [Float](repeating: .infinity, count: colors.count)
-        guard !components.isEmpty, !colors.isEmpty else { return costs }
+    func costs(_ features: UnsafeBufferPointer<SIMD4<Float>>) -> [Float] {
+        var costs = [Float](repeating: .infinity, count: features.count)
+        guard !components.isEmpty, !features.isEmpty else { return costs }
         let parameters = components.map(ComponentLanes.init)
         costs.withUnsafeMutableBufferPointer { costs in
             withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: parameters.count) { densities in
-                for start in stride(from: 0, to: colors.count, by: 8) {
-                    let eight = ColorLanes(colors, from: start)
+                for start in stride(from: 0, to: features.count, by: 8) {
+                    let eight = ColorLanes(features, from: start)
                     var best = SIMD8<Float>(repeating: -.infinity)
                     for k in parameters.indices {
                         densities[k] = parameters[k].logDensity(eight)
@@ -80,7 +82,7 @@ struct ColorMixtureModel: Sendable {
                     }
                     let others = sum - 1   // log(1 + t) is t to within t^2 / 2 for small t
                     let cost = -(best + VectorMath.log(sum).replacing(with: others, where: others .< 1e-3))
-                    for lane in 0..<min(8, colors.count - start) { costs[start + lane] = cost[lane] }
+                    for lane in 0..<min(8, features.count - start) { costs[start + lane] = cost[lane] }
                 }
             }
         }
@@ -89,62 +91,81 @@ struct ColorMixtureModel: Sendable {
 
     /// One component's parameters repeated across eight lanes.
     private struct ComponentLanes {
-        let mean: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
-        /// Inverse covariance: the diagonal, then twice the off-diagonal (xy, xz, yz).
-        let diagonal: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
-        let twiceOff: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+        let mean: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+        /// Inverse covariance: the diagonal, then twice the off-diagonal (xy, xz, xw, yz, yw, zw).
+        let diagonal: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+        let twiceOff: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
         let logNormalizer: SIMD8<Float>
 
         init(_ component: Component) {
-            let m = component.mean, inverse = component.inverse
-            mean = (SIMD8(repeating: m.x), SIMD8(repeating: m.y), SIMD8(repeating: m.z))
-            diagonal = (SIMD8(repeating: inverse.0.x), SIMD8(repeating: inverse.1.y), SIMD8(repeating: inverse.2.z))
-            twiceOff = (SIMD8(repeating: 2 * inverse.0.y), SIMD8(repeating: 2 * inverse.0.z),
-                        SIMD8(repeating: 2 * inverse.1.z))
+            let m = component.mean, i = component.inverse
+            mean = (SIMD8(repeating: m.x), SIMD8(repeating: m.y), SIMD8(repeating: m.z), SIMD8(repeating: m.w))
+            diagonal = (SIMD8(repeating: i.0.x), SIMD8(repeating: i.1.y), SIMD8(repeating: i.2.z), SIMD8(repeating: i.3.w))
+            twiceOff = (SIMD8(repeating: 2 * i.0.y), SIMD8(repeating: 2 * i.0.z), SIMD8(repeating: 2 * i.0.w),
+                        SIMD8(repeating: 2 * i.1.z), SIMD8(repeating: 2 * i.1.w), SIMD8(repeating: 2 * i.2.w))
             logNormalizer = SIMD8(repeating: component.logNormalizer)
         }
 
         @inline(__always)
-        func logDensity(_ colors: ColorLanes) -> SIMD8<Float> {
-            let dx = colors.x - mean.0, dy = colors.y - mean.1, dz = colors.z - mean.2
-            let q = diagonal.0 * dx * dx + diagonal.1 * dy * dy + diagonal.2 * dz * dz
-                + twiceOff.0 * dx * dy + twiceOff.1 * dx * dz + twiceOff.2 * dy * dz
+        func logDensity(_ f: ColorLanes) -> SIMD8<Float> {
+            let dx = f.x - mean.0, dy = f.y - mean.1, dz = f.z - mean.2, dw = f.w - mean.3
+            let q = dx * (diagonal.0 * dx + twiceOff.0 * dy + twiceOff.1 * dz + twiceOff.2 * dw)
+                + dy * (diagonal.1 * dy + twiceOff.3 * dz + twiceOff.4 * dw)
+                + dz * (diagonal.2 * dz + twiceOff.5 * dw)
+                + diagonal.3 * dw * dw
             return logNormalizer - 0.5 * q
         }
     }
 
-    /// A component from its weight, mean and covariance (xx, xy, xz, yy, yz, zz).
-    private static func component(weight: Double, mean: SIMD3<Double>, _ covariance: [Double]) -> Component {
-        let (xx, xy, xz, yy, yz, zz) = (covariance[0], covariance[1], covariance[2],
-                                        covariance[3], covariance[4], covariance[5])
-        let c00 = yy * zz - yz * yz, c01 = xz * yz - xy * zz, c02 = xy * yz - xz * yy
-        let c11 = xx * zz - xz * xz, c12 = xy * xz - xx * yz, c22 = xx * yy - xy * xy
-        let determinant = max(xx * c00 + xy * c01 + xz * c02, 1e-6)
-        let row = { (a: Double, b: Double, c: Double) in SIMD3<Float>(Float(a / determinant), Float(b / determinant), Float(c / determinant)) }
-        let logNormalizer = log(weight) - 0.5 * (3 * log(2 * Double.pi) + log(determinant))
-        return Component(weight: Float(weight), mean: SIMD3<Float>(Float(mean.x), Float(mean.y), Float(mean.z)),
-                         inverse: (row(c00, c01, c02), row(c01, c11, c12), row(c02, c12, c22)),
-                         logNormalizer: Float(logNormalizer))
+    /// A component from its weight, mean and covariance rows, inverted by Cholesky
+    /// factorisation (the covariance is symmetric positive definite: the floor is added).
+    private static func component(weight: Double, mean: SIMD4<Double>, _ covariance: [SIMD4<Double>]) -> Component {
+        // covariance = L L^T, L lower triangular.
+        var l = [[Double]](repeating: [0, 0, 0, 0], count: 4)
+        for i in 0..<4 {
+            for j in 0...i {
+                var sum = covariance[i][j]
+                for k in 0..<j { sum -= l[i][k] * l[j][k] }
+                l[i][j] = i == j ? max(sum, 1e-6).squareRoot() : sum / l[j][j]
+            }
+        }
+        // L^-1 by forward substitution, then inverse = L^-T L^-1.
+        var lInverse = [[Double]](repeating: [0, 0, 0, 0], count: 4)
+        for column in 0..<4 {
+            for i in column..<4 {
+                var sum: Double = i == column ? 1 : 0
+                for k in column..<i { sum -= l[i][k] * lInverse[k][column] }
+                lInverse[i][column] = sum / l[i][i]
+            }
+        }
+        func inverse(_ i: Int, _ j: Int) -> Float {
+            Float((max(i, j)..<4).reduce(0) { $0 + lInverse[$1][i] * lInverse[$1][j] })
+        }
+        let row = { (i: Int) in SIMD4<Float>(inverse(i, 0), inverse(i, 1), inverse(i, 2), inverse(i, 3)) }
+        let logDeterminant = 2 * (0..<4).reduce(0) { $0 + log(l[$1][$1]) }
+        let logNormalizer = log(weight) - 0.5 * (4 * log(2 * Double.pi) + logDeterminant)
+        return Component(mean: SIMD4<Float>(Float(mean.x), Float(mean.y), Float(mean.z), Float(mean.w)),
+                         inverse: (row(0), row(1), row(2), row(3)), logNormalizer: Float(logNormalizer))
     }
 
     /// k-means++ seeds refined by a few Lloyd iterations on an evenly strided subsample.
-    private static func seedCenters(_ colors: UnsafeBufferPointer<SIMD3<Float>>, _ samples: [Int32],
-                                     _ count: Int) -> [SIMD3<Float>] {
+    private static func seedCenters(_ features: UnsafeBufferPointer<SIMD4<Float>>, _ samples: [Int32],
+                                    _ count: Int) -> [SIMD4<Float>] {
         guard !samples.isEmpty else { return [] }
         let stride = max(1, samples.count / sampleLimit)
-        var points: [SIMD3<Float>] = []
+        var points: [SIMD4<Float>] = []
         points.reserveCapacity(samples.count / stride + 1)
         for index in Swift.stride(from: 0, to: samples.count, by: stride) {
-            points.append(colors[Int(samples[index])])
+            points.append(features[Int(samples[index])])
         }
         var generator = SplitMix64(seed: 0x5EED)
         var centers = KMeansSeeding.plusPlus(points, count: count, using: &generator)
         let lanes = ColorLanes.blocks(of: points)
         for _ in 0..<4 {
-            var sums = [SIMD3<Float>](repeating: .zero, count: centers.count)
+            var sums = [SIMD4<Float>](repeating: .zero, count: centers.count)
             var counts = [Float](repeating: 0, count: centers.count)
             for block in lanes.indices {
-                let nearest = lanes[block].nearest(centers).0
+                let nearest = lanes[block].nearest(centers)
                 for lane in 0..<min(8, points.count - block * 8) {
                     let k = Int(nearest[lane])
                     sums[k] += points[block * 8 + lane]

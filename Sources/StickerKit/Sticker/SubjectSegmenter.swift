@@ -5,10 +5,14 @@ import Foundation
 /// GrabCut (Rother, Kolmogorov, Blake 2004) seeded from the image border instead of a
 /// user's rectangle: the frame is usually background, so a colour mixture fitted to a band
 /// along it scores every pixel; pixels that band explains badly seed the subject's model.
-/// Then a few rounds alternate re-fitting both mixtures and an exact minimum cut
-/// (`GridMaxFlow`) of the energy: per-pixel colour costs plus a contrast-sensitive Potts
-/// term on the 8-connected grid. The frame is a soft prior, not a hard constraint, so a
-/// subject cut by the frame keeps its border pixels. O(iterations x pixels) in practice.
+/// Then a few rounds alternate re-fitting both mixtures, over colour and local texture
+/// (`FeatureMixtureModel`, `LocalTexture`), and an exact minimum cut (`GridMaxFlow`) of
+/// the energy: per-pixel feature costs plus a contrast-sensitive Potts term on the
+/// 8-connected grid. The seed looks at colour alone: a frame model with texture flags
+/// every smooth region of a textured background (it lost a car against concrete on the
+/// dev set), while the rounds learn from the labels which textures go with which side.
+/// The frame is a soft prior, not a hard constraint, so a subject cut by the frame keeps
+/// its border pixels. O(iterations x pixels) in practice.
 ///
 /// The rounds run at half the working size, where they are cheap and see the whole
 /// picture; their labels, doubled, then seed one more round at full working size over the
@@ -50,7 +54,7 @@ struct SubjectSegmenter: Sendable {
         }
         try Task.checkCancellation()
         let edges = ContrastEdges(image, weight: fineSmoothness * SubjectSegmenter.unit)
-        labels = try cut(image, labels: labels, inBand: frameBand(image).inBand, edges: edges)
+        labels = cut(SubjectSegmenter.features(of: image), labels: labels, inBand: frameBand(image).inBand, edges: edges)
         return ForegroundMask(width: image.width, height: image.height, values: labels)
     }
 
@@ -77,23 +81,24 @@ struct SubjectSegmenter: Sendable {
         // A picture that is all frame (a single row or column) has no inside to hold a subject.
         guard inBand.contains(false) else { return [UInt8](repeating: 0, count: inBand.count) }
         let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
+        let features = SubjectSegmenter.features(of: image)
         let seed = try initialLabels(image, inBand: inBand, bandSamples: bandSamples)
         if ForegroundMask.area(of: seed) * 500 >= seed.count {
-            let seeded = try rounds(image, from: seed, inBand: inBand, edges: edges)
+            let seeded = try rounds(features, from: seed, inBand: inBand, edges: edges)
             if ForegroundMask.area(of: seeded) * 1000 >= seeded.count { return seeded }
         }
         var rectangle = [UInt8](repeating: 0, count: seed.count)
         markCentre(&rectangle, width: image.width, height: image.height)
-        let carved = try rounds(image, from: rectangle, inBand: inBand, edges: edges)
+        let carved = try rounds(features, from: rectangle, inBand: inBand, edges: edges)
         return ForegroundMask.area(of: carved) < ForegroundMask.area(of: rectangle) ? carved : [UInt8](repeating: 0, count: seed.count)
     }
 
     /// Alternates re-fitting and cutting until the labels settle (at most `iterations`).
-    private func rounds(_ image: WorkingImage, from labels: [UInt8], inBand: [Bool], edges: ContrastEdges) throws -> [UInt8] {
+    private func rounds(_ features: [SIMD4<Float>], from labels: [UInt8], inBand: [Bool], edges: ContrastEdges) throws -> [UInt8] {
         var labels = labels
         for _ in 0..<iterations {
             try Task.checkCancellation()
-            let next = try cut(image, labels: labels, inBand: inBand, edges: edges)
+            let next = cut(features, labels: labels, inBand: inBand, edges: edges)
             if next == labels { break }
             labels = next
         }
@@ -103,8 +108,9 @@ struct SubjectSegmenter: Sendable {
     /// Subject = pixels the frame's colour model explains worse than almost all of the frame.
     private func initialLabels(_ image: WorkingImage, inBand: [Bool], bandSamples: [Int32]) throws -> [UInt8] {
         try Task.checkCancellation()
-        return image.colors.withUnsafeBufferPointer { colors in
-            let background = ColorMixtureModel(colors: colors, samples: bandSamples, count: components)
+        let colors = image.colors.map { SIMD4($0, 0) }
+        return colors.withUnsafeBufferPointer { colors in
+            let background = FeatureMixtureModel(features: colors, samples: bandSamples, count: components)
             let costs = background.costs(colors)
             let bandCosts = bandSamples.map { costs[Int($0)] }.sorted()
             let threshold = bandCosts[min(bandCosts.count - 1, bandCosts.count * 97 / 100)] + 2
@@ -126,19 +132,24 @@ struct SubjectSegmenter: Sendable {
     /// Integer units per log-likelihood unit in the cut.
     private static let unit: Float = 16
 
-    /// One GrabCut round: re-fit both colour models to `labels`, then cut.
-    private func cut(_ image: WorkingImage, labels: [UInt8], inBand: [Bool], edges: ContrastEdges) throws -> [UInt8] {
+    /// Each pixel's colour with its local texture as the fourth feature.
+    private static func features(of image: WorkingImage) -> [SIMD4<Float>] {
+        zip(image.colors, LocalTexture.features(of: image)).map { SIMD4($0, $1) }
+    }
+
+    /// One GrabCut round: re-fit both feature models to `labels`, then cut.
+    private func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], edges: ContrastEdges) -> [UInt8] {
         var subjectSamples: [Int32] = []
         var backgroundSamples: [Int32] = []
         for index in labels.indices {
             if labels[index] == 1 { subjectSamples.append(Int32(index)) } else { backgroundSamples.append(Int32(index)) }
         }
         guard !subjectSamples.isEmpty, !backgroundSamples.isEmpty else { return labels }
-        let preferences = image.colors.withUnsafeBufferPointer { colors in
-            let subject = ColorMixtureModel(colors: colors, samples: subjectSamples, count: components)
-            let background = ColorMixtureModel(colors: colors, samples: backgroundSamples, count: components)
-            let subjectCosts = subject.costs(colors), backgroundCosts = background.costs(colors)
-            return colors.indices.map { index in
+        let preferences = features.withUnsafeBufferPointer { features in
+            let subject = FeatureMixtureModel(features: features, samples: subjectSamples, count: components)
+            let background = FeatureMixtureModel(features: features, samples: backgroundSamples, count: components)
+            let subjectCosts = subject.costs(features), backgroundCosts = background.costs(features)
+            return features.indices.map { index in
                 let subjectCost = subjectCosts[index] + (inBand[index] ? framePrior : 0)
                 // > 0 prefers subject; only the difference of the two costs matters, kept finite.
                 return Int32(min(max(backgroundCosts[index] - subjectCost, -1e4), 1e4) * SubjectSegmenter.unit)

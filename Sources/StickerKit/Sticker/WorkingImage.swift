@@ -24,7 +24,7 @@ struct WorkingImage: Sendable {
         }
     }
 
-    private init(width: Int, height: Int, colors: [SIMD3<Float>], scale: Double) {
+    init(width: Int, height: Int, colors: [SIMD3<Float>], scale: Double = 1) {
         self.width = width
         self.height = height
         self.colors = colors

@@ -1,0 +1,80 @@
+import Foundation
+@testable import StickerKit
+import Testing
+
+/// The colour-and-texture mixture: its costs are the Gaussian's negative log density, and
+/// texture tells apart regions whose colours are the same.
+@Suite struct FeatureMixtureModelTests {
+    /// Correlated 4-D samples: mean (100, 120, 80, 30), each channel mixing shared factors.
+    private func samples(_ count: Int) -> [SIMD4<Float>] {
+        var generator = SplitMix64(seed: 5)
+        return (0..<count).map { _ in
+            let a = Float(generator.nextUnit() - 0.5) * 40, b = Float(generator.nextUnit() - 0.5) * 30
+            let c = Float(generator.nextUnit() - 0.5) * 20, d = Float(generator.nextUnit() - 0.5) * 10
+            return SIMD4(100 + a + 0.5 * b, 120 + a - c, 80 + b + c, 30 + 0.8 * a + d)
+        }
+    }
+
+    /// One component: -log N(x; sample mean, sample covariance + the variance floor),
+    /// computed here by Gauss-Jordan elimination in Double.
+    @Test func oneComponentCostsAreTheGaussiansNegativeLogDensity() {
+        let points = samples(4000)
+        let model = points.withUnsafeBufferPointer {
+            FeatureMixtureModel(features: $0, samples: (0..<Int32(points.count)).map { $0 }, count: 1)
+        }
+        let values = points.map { p in (0..<4).map { Double(p[$0]) } }
+        let mean: [Double] = (0..<4).map { d in values.reduce(0) { $0 + $1[d] } / Double(values.count) }
+        var covariance = [[Double]](repeating: [0, 0, 0, 0], count: 4)
+        for value in values {
+            for i in 0..<4 {
+                for j in 0..<4 { covariance[i][j] += (value[i] - mean[i]) * (value[j] - mean[j]) / Double(values.count) }
+            }
+        }
+        for d in 0..<4 { covariance[d][d] += 8 }
+        // [covariance | identity] -> [identity | inverse], tracking the determinant.
+        var rows = (0..<4).map { i in covariance[i] + (0..<4).map { $0 == i ? 1.0 : 0.0 } }
+        var determinant = 1.0
+        for column in 0..<4 {
+            let pivot = rows[column][column]
+            determinant *= pivot
+            rows[column] = rows[column].map { $0 / pivot }
+            for row in 0..<4 where row != column {
+                let factor = rows[row][column]
+                rows[row] = zip(rows[row], rows[column]).map { $0 - factor * $1 }
+            }
+        }
+        let probes: [SIMD4<Float>] = [SIMD4(100, 120, 80, 30), SIMD4(130, 90, 100, 50), SIMD4(60, 150, 60, 10)]
+        let costs = probes.withUnsafeBufferPointer { model.costs($0) }
+        for (probe, cost) in zip(probes, costs) {
+            let d = (0..<4).map { Double(probe[$0]) - mean[$0] }
+            var quadratic = 0.0
+            for i in 0..<4 { for j in 0..<4 { quadratic += d[i] * rows[i][4 + j] * d[j] } }
+            let expected = 0.5 * (quadratic + 4 * log(2 * Double.pi) + log(determinant))
+            #expect(abs(Double(cost) - expected) < 1e-3 * max(1, expected), "probe \(probe)")
+        }
+    }
+
+    /// Left half grain, right half smooth, the same grey on average: models fitted to each
+    /// half prefer the right one for almost every pixel away from the seam.
+    @Test func textureSeparatesRegionsOfTheSameColour() {
+        let width = 120, height = 60
+        var generator = SplitMix64(seed: 9)
+        let colors = (0..<(width * height)).map { index -> SIMD3<Float> in
+            let amplitude: Float = index % width < width / 2 ? 70 : 4
+            return SIMD3(repeating: 128 + Float(generator.nextUnit() - 0.5) * amplitude)
+        }
+        let image = WorkingImage(width: width, height: height, colors: colors)
+        let features = zip(colors, LocalTexture.features(of: image)).map { SIMD4($0, $1) }
+        let grainy = features.indices.filter { $0 % width < width / 2 }.map { Int32($0) }
+        let smooth = features.indices.filter { $0 % width >= width / 2 }.map { Int32($0) }
+        let (grainCosts, smoothCosts) = features.withUnsafeBufferPointer { features in
+            (FeatureMixtureModel(features: features, samples: grainy, count: 5).costs(features),
+             FeatureMixtureModel(features: features, samples: smooth, count: 5).costs(features))
+        }
+        let awayFromSeam = features.indices.filter { abs($0 % width - width / 2) > 4 }
+        let right = awayFromSeam.filter { index in
+            (index % width < width / 2) == (grainCosts[index] < smoothCosts[index])
+        }
+        #expect(right.count * 100 >= awayFromSeam.count * 99)
+    }
+}
