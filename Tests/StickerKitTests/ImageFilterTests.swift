@@ -30,6 +30,26 @@ import Testing
         }
     }
 
+    /// Rows shorter than the window, as long as it, and longer, at several radii.
+    @Test(arguments: [(1, 17, 9), (2, 40, 31), (2, 3, 2), (3, 7, 12), (4, 9, 5), (6, 23, 50)])
+    func boxMeanMatchesAWindowScan(radius: Int, width: Int, height: Int) {
+        var generator = SplitMix64(seed: UInt64(radius * 10 + width))
+        let plane = (0..<(width * height)).map { _ in Float(generator.next() % 1000) / 10 }
+        let mean = BoxFilter.mean(plane, width: width, height: height, radius: radius)
+        for y in 0..<height {
+            for x in 0..<width {
+                var sum: Double = 0, count = 0
+                for wy in max(0, y - radius)...min(height - 1, y + radius) {
+                    for wx in max(0, x - radius)...min(width - 1, x + radius) {
+                        sum += Double(plane[wy * width + wx])
+                        count += 1
+                    }
+                }
+                #expect(abs(Double(mean[y * width + x]) - sum / Double(count)) < 1e-3, "pixel (\(x), \(y)) radius \(radius)")
+            }
+        }
+    }
+
     @Test(arguments: [(1, 17, 9), (2, 40, 31), (2, 3, 2), (4, 23, 50)])
     func minimumMatchesAWindowScan(radius: Int, width: Int, height: Int) {
         var generator = SplitMix64(seed: UInt64(radius * 100 + width))
