@@ -50,7 +50,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [(1, 17, 9), (2, 40, 31), (2, 3, 2), (4, 23, 50)])
+    @Test(arguments: [(0, 5, 4), (1, 17, 9), (2, 40, 31), (2, 3, 2), (4, 23, 50)])
     func minimumMatchesAWindowScan(radius: Int, width: Int, height: Int) {
         var generator = SplitMix64(seed: UInt64(radius * 100 + width))
         let plane = (0..<(width * height)).map { _ in Float(generator.next() % 1000) }

@@ -40,11 +40,12 @@ enum LocalTexture {
     /// Minimum over a (2r+1) x (2r+1) window clipped at the edges: along rows, then along
     /// columns, each as element-wise minima with shifted copies (flat, vectorisable loops).
     static func minimum(_ plane: [Float], width: Int, height: Int, radius: Int) -> [Float] {
+        guard radius > 0 else { return plane }
         var rows = plane
         plane.withUnsafeBufferPointer { plane in
             rows.withUnsafeMutableBufferPointer { rows in
                 for row in stride(from: 0, to: plane.count, by: width) {
-                    for shift in 1...max(1, radius) where shift < width {
+                    for shift in 1...radius where shift < width {
                         for x in row..<(row + width - shift) { rows[x] = min(rows[x], plane[x + shift]) }
                         for x in row..<(row + width - shift) { rows[x + shift] = min(rows[x + shift], plane[x]) }
                     }
@@ -54,7 +55,7 @@ enum LocalTexture {
         var output = rows
         rows.withUnsafeBufferPointer { rows in
             output.withUnsafeMutableBufferPointer { output in
-                for shift in 1...max(1, radius) where shift < height {
+                for shift in 1...radius where shift < height {
                     let offset = shift * width
                     for index in 0..<(rows.count - offset) { output[index] = min(output[index], rows[index + offset]) }
                     for index in 0..<(rows.count - offset) { output[index + offset] = min(output[index + offset], rows[index]) }
