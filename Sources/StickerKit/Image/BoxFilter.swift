@@ -11,30 +11,40 @@ enum BoxFilter {
                 }
             }
         }
-        // Down the columns, all of them at once row by row (memory order): each column's
-        // running sum takes the same additions and subtractions in the same order as a
-        // walk down that column would, and a row's window height is the same for all.
-        var sums = [Float](repeating: 0, count: width)
-        rows.withUnsafeBufferPointer { rows in
-            sums.withUnsafeMutableBufferPointer { sums in
-                output.withUnsafeMutableBufferPointer { output in
-                    var upper = -1, lower = 0   // rows in the current window
-                    for y in 0..<height {
-                        while upper < min(height - 1, y + radius) {
-                            upper += 1
-                            for x in 0..<width { sums[x] += rows[upper * width + x] }
-                        }
-                        while lower < max(0, y - radius) {
-                            for x in 0..<width { sums[x] -= rows[lower * width + x] }
-                            lower += 1
-                        }
-                        let count = Float(upper - lower + 1)
-                        for x in 0..<width { output[y * width + x] = sums[x] / count }
-                    }
-                }
+        output.withUnsafeMutableBufferPointer { output in
+            slideDown(rows, width: width, height: height, radius: radius) { y, sums, rowsInWindow in
+                let count = Float(rowsInWindow)
+                for x in 0..<width { output[y * width + x] = sums[x] / count }
             }
         }
         return output
+    }
+
+    /// Moves a (2r+1)-row window down all columns at once, row by row in memory order, and
+    /// calls `body(y, sums, rowsInWindow)` with `sums[x]` the total of column x over the
+    /// window's rows (clipped at the edges). Each column's running sum takes its additions
+    /// and subtractions in the order a walk down that column would.
+    private static func slideDown<Value: AdditiveArithmetic>(
+        _ rows: [Value], width: Int, height: Int, radius: Int,
+        _ body: (_ y: Int, _ sums: UnsafeBufferPointer<Value>, _ rowsInWindow: Int) -> Void
+    ) {
+        var sums = [Value](repeating: .zero, count: width)
+        rows.withUnsafeBufferPointer { rows in
+            sums.withUnsafeMutableBufferPointer { sums in
+                var upper = -1, lower = 0   // rows in the current window
+                for y in 0..<height {
+                    while upper < min(height - 1, y + radius) {
+                        upper += 1
+                        for x in 0..<width { sums[x] += rows[upper * width + x] }
+                    }
+                    while lower < max(0, y - radius) {
+                        for x in 0..<width { sums[x] -= rows[lower * width + x] }
+                        lower += 1
+                    }
+                    body(y, UnsafeBufferPointer(sums), upper - lower + 1)
+                }
+            }
+        }
     }
 
     /// Window means along one row of `count` samples.
@@ -77,31 +87,12 @@ enum BoxFilter {
                 }
             }
         }
-        // Down the columns: a running window sum per column, moved one row at a time.
         let across = (0..<width).map { Int32(min(width - 1, $0 + radius) - max(0, $0 - radius) + 1) }
-        var columns = [Int32](repeating: 0, count: width)
         var result = [Bool](repeating: false, count: labels.count)
-        rows.withUnsafeBufferPointer { rows in
-            columns.withUnsafeMutableBufferPointer { columns in
-                result.withUnsafeMutableBufferPointer { result in
-                    for y in 0..<min(height, radius) {
-                        for x in 0..<width { columns[x] += rows[y * width + x] }
-                    }
-                    for y in 0..<height {
-                        if y + radius < height {
-                            let entering = (y + radius) * width
-                            for x in 0..<width { columns[x] += rows[entering + x] }
-                        }
-                        if y - radius - 1 >= 0 {
-                            let leaving = (y - radius - 1) * width
-                            for x in 0..<width { columns[x] -= rows[leaving + x] }
-                        }
-                        let down = Int32(min(height - 1, y + radius) - max(0, y - radius) + 1)
-                        for x in 0..<width {
-                            result[y * width + x] = columns[x] > 0 && columns[x] < across[x] * down
-                        }
-                    }
-                }
+        result.withUnsafeMutableBufferPointer { result in
+            slideDown(rows, width: width, height: height, radius: radius) { y, sums, rowsInWindow in
+                let down = Int32(rowsInWindow)
+                for x in 0..<width { result[y * width + x] = sums[x] > 0 && sums[x] < across[x] * down }
             }
         }
         return result

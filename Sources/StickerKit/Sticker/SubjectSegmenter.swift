@@ -54,35 +54,32 @@ struct SubjectSegmenter: Sendable {
         }
         try Task.checkCancellation()
         let edges = ContrastEdges(image, weight: fineSmoothness * SubjectSegmenter.unit)
-        labels = cut(SubjectSegmenter.features(of: image), labels: labels, inBand: frameBand(image).inBand, edges: edges)
+        labels = cut(SubjectSegmenter.features(of: image), labels: labels, inBand: frameBand(image), edges: edges)
         return ForegroundMask(width: image.width, height: image.height, values: labels)
     }
 
     /// Pixels along the frame, where the background is expected.
-    private func frameBand(_ image: WorkingImage) -> (inBand: [Bool], samples: [Int32]) {
-        let count = image.width * image.height
+    private func frameBand(_ image: WorkingImage) -> [Bool] {
         let band = max(1, min(image.width, image.height) / 40)
-        var inBand = [Bool](repeating: false, count: count)
-        var bandSamples: [Int32] = []
+        var inBand = [Bool](repeating: false, count: image.width * image.height)
         for y in 0..<image.height {
             for x in 0..<image.width
             where x < band || y < band || x >= image.width - band || y >= image.height - band {
                 inBand[y * image.width + x] = true
-                bandSamples.append(Int32(y * image.width + x))
             }
         }
-        return (inBand, bandSamples)
+        return inBand
     }
 
     /// GrabCut's rounds on one image: seed from the frame, then re-fit and cut; from the
     /// central rectangle instead when the seed or its result is (next to) nothing.
     private func grabCut(_ image: WorkingImage) throws -> [UInt8] {
-        let (inBand, bandSamples) = frameBand(image)
+        let inBand = frameBand(image)
         // A picture that is all frame (a single row or column) has no inside to hold a subject.
         guard inBand.contains(false) else { return [UInt8](repeating: 0, count: inBand.count) }
         let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
         let features = SubjectSegmenter.features(of: image)
-        let seed = try initialLabels(image, inBand: inBand, bandSamples: bandSamples)
+        let seed = try initialLabels(image, inBand: inBand)
         if ForegroundMask.area(of: seed) * 500 >= seed.count {
             let seeded = try rounds(features, from: seed, inBand: inBand, edges: edges)
             if ForegroundMask.area(of: seeded) * 1000 >= seeded.count { return seeded }
@@ -106,8 +103,9 @@ struct SubjectSegmenter: Sendable {
     }
 
     /// Subject = pixels the frame's colour model explains worse than almost all of the frame.
-    private func initialLabels(_ image: WorkingImage, inBand: [Bool], bandSamples: [Int32]) throws -> [UInt8] {
+    private func initialLabels(_ image: WorkingImage, inBand: [Bool]) throws -> [UInt8] {
         try Task.checkCancellation()
+        let bandSamples = inBand.indices.filter { inBand[$0] }.map { Int32($0) }
         let colors = image.colors.map { SIMD4($0, 0) }
         return colors.withUnsafeBufferPointer { colors in
             let background = FeatureMixtureModel(features: colors, samples: bandSamples, count: components)
