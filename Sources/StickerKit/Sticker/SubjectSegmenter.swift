@@ -35,6 +35,9 @@ struct SubjectSegmenter: Sendable {
     var fineSmoothness: Float = 35
     /// Extra cost, in log-likelihood units, of calling a frame pixel subject.
     var framePrior: Float = 3
+    /// In the rounds, subject pixels at least as typical of the background as this share
+    /// of the background's own pixels are left out of the subject's model (see `cut`).
+    var subjectTrim: Float = 0.9
 
     /// Below this short side the coarse level is skipped.
     static let minimumCoarseSide = 48
@@ -54,7 +57,8 @@ struct SubjectSegmenter: Sendable {
         }
         try Task.checkCancellation()
         let edges = ContrastEdges(image, weight: fineSmoothness * SubjectSegmenter.unit)
-        labels = cut(SubjectSegmenter.features(of: image), labels: labels, inBand: frameBand(image), edges: edges)
+        labels = cut(SubjectSegmenter.features(of: image), labels: labels, inBand: frameBand(image), edges: edges,
+                     trimmingSubject: false)
         return ForegroundMask(width: image.width, height: image.height, values: labels)
     }
 
@@ -95,7 +99,7 @@ struct SubjectSegmenter: Sendable {
         var labels = labels
         for _ in 0..<iterations {
             try Task.checkCancellation()
-            let next = cut(features, labels: labels, inBand: inBand, edges: edges)
+            let next = cut(features, labels: labels, inBand: inBand, edges: edges, trimmingSubject: true)
             if next == labels { break }
             labels = next
         }
@@ -110,8 +114,7 @@ struct SubjectSegmenter: Sendable {
         return colors.withUnsafeBufferPointer { colors in
             let background = FeatureMixtureModel(features: colors, samples: bandSamples, count: components)
             let costs = background.costs(colors)
-            let bandCosts = bandSamples.map { costs[Int($0)] }.sorted()
-            let threshold = bandCosts[min(bandCosts.count - 1, bandCosts.count * 97 / 100)] + 2
+            let threshold = OrderStatistic.kthSmallest(bandSamples.map { costs[Int($0)] }, bandSamples.count * 97 / 100) + 2
             var labels = [UInt8](repeating: 0, count: colors.count)
             for index in colors.indices where !inBand[index] && costs[index] > threshold {
                 labels[index] = 1
@@ -135,8 +138,15 @@ struct SubjectSegmenter: Sendable {
         zip(image.colors, LocalTexture.features(of: image)).map { SIMD4($0, $1) }
     }
 
-    /// One GrabCut round: re-fit both feature models to `labels`, then cut.
-    private func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], edges: ContrastEdges) -> [UInt8] {
+    /// One GrabCut round: re-fit both feature models to `labels`, then cut. With
+    /// `trimmingSubject`, the subject's model is fitted only to the subject pixels that the
+    /// background's model explains worse than `subjectTrim` of the background's own pixels
+    /// (a trimmed estimate): background wrongly labelled subject (a hole, a strip of sky
+    /// along the subject, highlights around it) would otherwise teach the subject's model
+    /// its colours and hold itself in the subject round after round. When that would leave
+    /// under a quarter of the subject, all of it is used.
+    private func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
+                     trimmingSubject: Bool) -> [UInt8] {
         var subjectSamples: [Int32] = []
         var backgroundSamples: [Int32] = []
         for index in labels.indices {
@@ -144,9 +154,16 @@ struct SubjectSegmenter: Sendable {
         }
         guard !subjectSamples.isEmpty, !backgroundSamples.isEmpty else { return labels }
         let preferences = features.withUnsafeBufferPointer { features in
-            let subject = FeatureMixtureModel(features: features, samples: subjectSamples, count: components)
             let background = FeatureMixtureModel(features: features, samples: backgroundSamples, count: components)
-            let subjectCosts = subject.costs(features), backgroundCosts = background.costs(features)
+            let backgroundCosts = background.costs(features)
+            if trimmingSubject {
+                let threshold = OrderStatistic.kthSmallest(backgroundSamples.map { backgroundCosts[Int($0)] },
+                                                           Int(Float(backgroundSamples.count) * subjectTrim))
+                let atypical = subjectSamples.filter { backgroundCosts[Int($0)] > threshold }
+                if atypical.count * 4 >= subjectSamples.count { subjectSamples = atypical }
+            }
+            let subject = FeatureMixtureModel(features: features, samples: subjectSamples, count: components)
+            let subjectCosts = subject.costs(features)
             return features.indices.map { index in
                 let subjectCost = subjectCosts[index] + (inBand[index] ? framePrior : 0)
                 // > 0 prefers subject; only the difference of the two costs matters, kept finite.
