@@ -134,7 +134,7 @@ struct SubjectSegmenter: Sendable {
     private static let unit: Float = 16
 
     /// Each pixel's colour with its local texture as the fourth feature.
-    private static func features(of image: WorkingImage) -> [SIMD4<Float>] {
+    static func features(of image: WorkingImage) -> [SIMD4<Float>] {
         zip(image.colors, LocalTexture.features(of: image)).map { SIMD4($0, $1) }
     }
 
@@ -145,7 +145,7 @@ struct SubjectSegmenter: Sendable {
     /// along the subject, highlights around it) would otherwise teach the subject's model
     /// its colours and hold itself in the subject round after round. When that would leave
     /// under a quarter of the subject, all of it is used.
-    private func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
+    func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
                      trimmingSubject: Bool) -> [UInt8] {
         var subjectSamples: [Int32] = []
         var backgroundSamples: [Int32] = []
