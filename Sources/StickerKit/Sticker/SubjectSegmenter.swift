@@ -12,7 +12,10 @@ import Foundation
 /// every smooth region of a textured background (it lost a car against concrete on the
 /// dev set), while the rounds learn from the labels which textures go with which side.
 /// The frame is a soft prior, not a hard constraint, so a subject cut by the frame keeps
-/// its border pixels. O(iterations x pixels) in practice.
+/// its border pixels. In the rounds the subject's model is a trimmed estimate: subject
+/// pixels as typical of the background as most of the background's own are left out of
+/// it, so background a cut took in does not teach the subject its colours (see `cut`).
+/// O(iterations x pixels) in practice.
 ///
 /// The rounds run at half the working size, where they are cheap and see the whole
 /// picture; their labels, doubled, then seed one more round at full working size over the
@@ -146,7 +149,7 @@ struct SubjectSegmenter: Sendable {
     /// its colours and hold itself in the subject round after round. When that would leave
     /// under a quarter of the subject, all of it is used.
     func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
-                     trimmingSubject: Bool) -> [UInt8] {
+             trimmingSubject: Bool) -> [UInt8] {
         var subjectSamples: [Int32] = []
         var backgroundSamples: [Int32] = []
         for index in labels.indices {
