@@ -44,7 +44,7 @@ import Testing
         let segmenter = SubjectSegmenter()
         let next = segmenter.cut(SubjectSegmenter.features(of: image), labels: labels,
                                  inBand: [Bool](repeating: false, count: labels.count),
-                                 edges: ContrastEdges(image, weight: segmenter.smoothness * 16),
+                                 edges: ContrastEdges(image, weight: segmenter.smoothness * SubjectSegmenter.unit),
                                  trimmingSubject: trimming)
         let patchKept = patch.filter { next[$0] == 1 }.count
         let discKept = disc.filter { next[$0] == 1 }.count

@@ -3,9 +3,10 @@
 /// the segmenter takes of tens of thousands of costs, where sorting would cost n log n.
 enum OrderStatistic {
     /// The value `values.sorted()[k]` holds (`k` clamped to the list), without sorting.
-    static func kthSmallest(_ values: [Float], _ k: Int) -> Float {
+    /// Takes the list over and reorders it in place: callers pass a list built for the
+    /// question, so no copy is made.
+    static func kthSmallest(_ values: consuming [Float], _ k: Int) -> Float {
         precondition(!values.isEmpty, "no order statistic of an empty list")
-        var values = values
         let k = min(max(k, 0), values.count - 1)
         return values.withUnsafeMutableBufferPointer { v in
             var low = 0, high = v.count - 1

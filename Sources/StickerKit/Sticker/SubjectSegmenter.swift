@@ -134,7 +134,7 @@ struct SubjectSegmenter: Sendable {
     }
 
     /// Integer units per log-likelihood unit in the cut.
-    private static let unit: Float = 16
+    static let unit: Float = 16
 
     /// Each pixel's colour with its local texture as the fourth feature.
     static func features(of image: WorkingImage) -> [SIMD4<Float>] {
