@@ -21,7 +21,8 @@ let package = Package(
                 .linkedLibrary("dl"),
             ]
         ),
-        .target(name: "StickerKit", dependencies: ["CImageCodecs"]),
+        .target(name: "CSubjectPriorWeights", path: "CSubjectPriorWeights"),
+        .target(name: "StickerKit", dependencies: ["CImageCodecs", "CSubjectPriorWeights"]),
         .target(name: "CAllocatorTuning", path: "CAllocatorTuning"),
         .executableTarget(name: "stickerize", dependencies: ["StickerKit", "CAllocatorTuning"]),
         .target(name: "PaletteBenchmark", dependencies: ["StickerKit"]),

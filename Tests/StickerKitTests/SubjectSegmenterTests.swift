@@ -1,7 +1,8 @@
 @testable import StickerKit
 import Testing
 
-/// One GrabCut round of `SubjectSegmenter` with and without trimming the subject's model.
+/// `SubjectSegmenter`: one GrabCut round with and without trimming the subject's model,
+/// and the subject prior's choice between the seeded and the rectangle's results.
 @Suite struct SubjectSegmenterTests {
     /// A red disc labelled subject together with a white patch beside it, while white also
     /// covers a strip of the background: the state GrabCut's rounds reach when a cut pulls
@@ -54,5 +55,47 @@ import Testing
         } else {
             #expect(patchKept * 100 >= patch.count * 99, "patch dropped: \(patch.count - patchKept) of \(patch.count)")
         }
+    }
+
+    /// A red disc in the middle of a two-tone backdrop whose frame also shows red (a patch
+    /// in a corner), and a small white glint near another corner that no frame colour
+    /// explains: colour seeding starts from the glint and keeps it (as the segmenter does
+    /// when told to trust any seeded result). The rectangle's rounds carve out the disc,
+    /// and the subject prior picks that result.
+    @Test func subjectPriorPrefersTheCentralSubjectToABackgroundGlint() throws {
+        let width = 240, height = 180
+        var colors = [SIMD3<Float>](repeating: .zero, count: width * height)
+        var disc = Set<Int>(), glint = Set<Int>(), redPatch = Set<Int>()
+        var generator = SplitMix64(seed: 5)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                var color: SIMD3<Float> = x < width / 2 ? [40, 100, 50] : [190, 170, 120]
+                if (x - 120) * (x - 120) + (y - 90) * (y - 90) < 40 * 40 {
+                    color = [200, 40, 40]
+                    disc.insert(index)
+                } else if x < 30 && y >= height - 30 {
+                    color = [200, 40, 40]
+                    redPatch.insert(index)
+                } else if x >= 190 && x < 204 && y >= 20 && y < 34 {
+                    color = [250, 250, 250]
+                    glint.insert(index)
+                }
+                colors[index] = color + SIMD3((0..<3).map { _ in Float(generator.nextUnit() * 8 - 4) })
+            }
+        }
+        let image = WorkingImage(width: width, height: height, colors: colors)
+        func subject(_ segmenter: SubjectSegmenter) throws -> Set<Int> {
+            let mask = try segmenter.segment(image)
+            return Set(mask.values.indices.filter { mask.values[$0] != 0 })
+        }
+        let seededOnly = try subject(SubjectSegmenter(settledAgreement: 0))
+        #expect(seededOnly.isSuperset(of: glint) && seededOnly.intersection(disc).isEmpty,
+                "seeding alone: \(seededOnly.intersection(glint).count) glint and \(seededOnly.intersection(disc).count) disc pixels")
+        let chosen = try subject(SubjectSegmenter())
+        let found = chosen.intersection(disc).count, stray = chosen.subtracting(disc).subtracting(redPatch).count
+        #expect(found * 100 >= disc.count * 98, "disc pixels found: \(found) of \(disc.count)")
+        #expect(stray * 100 <= disc.count, "backdrop pixels in the subject: \(stray)")
+        #expect(chosen.intersection(glint).isEmpty)
     }
 }

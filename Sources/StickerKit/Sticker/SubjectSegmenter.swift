@@ -24,11 +24,14 @@ import Foundation
 /// lost at the coarse level from coming back). That round's smoothness is lower, so parts
 /// one or two working pixels wide (legs, stems, spokes) survive it.
 ///
-/// When colour seeding finds nothing (a subject whose colours also occur along the frame),
-/// the rounds start again from GrabCut's own initialisation, the central rectangle as
-/// possible subject. Its result is kept only if the cut carved the subject out of that
-/// rectangle (it ends smaller than the rectangle); a result that spread past it means the
-/// centre looks like the frame, and there is no subject.
+/// Colour seeding fails when the subject's colours also occur along the frame, or when
+/// something small and bright in the background (a glint, a cloud) is what the frame
+/// explains worst. So unless a learned guess of where the subject is (`SubjectPrior`)
+/// already agrees well with the seeded result, the rounds also run from GrabCut's own
+/// initialisation, the central rectangle as possible subject. That result counts only if
+/// the cut carved the subject out of the rectangle (it ends smaller than it), else the
+/// centre looks like the frame. Of the two results, the one that agrees better with the
+/// learned guess (soft IoU) is kept; with neither, there is no subject.
 struct SubjectSegmenter: Sendable {
     var iterations = 3
     var components = 5
@@ -41,6 +44,10 @@ struct SubjectSegmenter: Sendable {
     /// In the rounds, subject pixels at least as typical of the background as this share
     /// of the background's own pixels are left out of the subject's model (see `cut`).
     var subjectTrim: Float = 0.9
+    /// A seeded result the subject prior agrees with this well (soft IoU) is kept without
+    /// trying the rectangle (over the validation sets, arbitrating these too gained 0.0006
+    /// mIoU and cost the rectangle's rounds on 60% of the photos).
+    var settledAgreement: Float = 0.7
 
     /// Below this short side the coarse level is skipped.
     static let minimumCoarseSide = 48
@@ -78,8 +85,9 @@ struct SubjectSegmenter: Sendable {
         return inBand
     }
 
-    /// GrabCut's rounds on one image: seed from the frame, then re-fit and cut; from the
-    /// central rectangle instead when the seed or its result is (next to) nothing.
+    /// GrabCut's rounds on one image from the frame's seed and, unless the subject prior
+    /// already agrees with that result, from the central rectangle; keeps the result the
+    /// prior agrees with more.
     private func grabCut(_ image: WorkingImage) throws -> [UInt8] {
         let inBand = frameBand(image)
         // A picture that is all frame (a single row or column) has no inside to hold a subject.
@@ -87,14 +95,28 @@ struct SubjectSegmenter: Sendable {
         let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
         let features = SubjectSegmenter.features(of: image)
         let seed = try initialLabels(image, inBand: inBand)
+        var seeded: [UInt8]?
         if ForegroundMask.area(of: seed) * 500 >= seed.count {
-            let seeded = try rounds(features, from: seed, inBand: inBand, edges: edges)
-            if ForegroundMask.area(of: seeded) * 1000 >= seeded.count { return seeded }
+            let result = try rounds(features, from: seed, inBand: inBand, edges: edges)
+            if ForegroundMask.area(of: result) * 1000 >= result.count { seeded = result }
+        }
+        var guess: [Float] = []
+        var seededAgreement: Float = 0
+        if let seeded {
+            try Task.checkCancellation()
+            guess = SubjectPrior(image).probabilities(width: image.width, height: image.height)
+            seededAgreement = SubjectPrior.agreement(seeded, guess)
+            if seededAgreement >= settledAgreement { return seeded }
         }
         var rectangle = [UInt8](repeating: 0, count: seed.count)
         markCentre(&rectangle, width: image.width, height: image.height)
         let carved = try rounds(features, from: rectangle, inBand: inBand, edges: edges)
-        return ForegroundMask.area(of: carved) < ForegroundMask.area(of: rectangle) ? carved : [UInt8](repeating: 0, count: seed.count)
+        // A cut that spread past the rectangle found a centre that looks like the frame.
+        guard ForegroundMask.area(of: carved) < ForegroundMask.area(of: rectangle) else {
+            return seeded ?? [UInt8](repeating: 0, count: seed.count)
+        }
+        guard let seeded else { return carved }
+        return SubjectPrior.agreement(carved, guess) > seededAgreement ? carved : seeded
     }
 
     /// Alternates re-fitting and cutting until the labels settle (at most `iterations`).

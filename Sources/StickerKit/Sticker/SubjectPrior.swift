@@ -1,0 +1,230 @@
+import CSubjectPriorWeights
+import Foundation
+
+/// A learned guess of where the subject is: a small fully convolutional network (a U-Net,
+/// Ronneberger, Fischer, Brox 2015, shrunk to 50k weights) that reads the photo squashed
+/// to 96x96, with two coordinate channels, and answers a subject probability on a 48x48
+/// grid. Scripts/train-subject-prior trains it on composites of Tux Paint's stamps (none
+/// of the dev set's or the validation sets') and writes the weights this reads. Too
+/// coarse to cut with, it arbitrates between segmentations (`SubjectSegmenter`).
+struct SubjectPrior: Sendable {
+    /// The side of the network's input.
+    static let inputSide = 96
+    /// The side of its output.
+    static let outputSide = 48
+
+    /// Logits on the output grid, row-major.
+    let logits: [Float]
+
+    init(_ image: WorkingImage, weights: SubjectPriorWeights = .shipped) {
+        let side = SubjectPrior.inputSide
+        var rgb = [Float](repeating: 0, count: image.colors.count * 3)
+        for (index, color) in image.colors.enumerated() {
+            rgb[index * 3] = color.x
+            rgb[index * 3 + 1] = color.y
+            rgb[index * 3 + 2] = color.z
+        }
+        let colors = rgb.withUnsafeBufferPointer {
+            Resampler.resample($0, width: image.width, height: image.height, channels: 3,
+                               region: Resampler.Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height)),
+                               width: side, height: side)
+        }
+        var input = [Float](repeating: 0, count: 5 * side * side)
+        for index in 0..<(side * side) {
+            for channel in 0..<3 { input[index * 5 + channel] = colors[index * 3 + channel] / 255 - 0.5 }
+            input[index * 5 + 3] = -1 + 2 * Float(index % side) / Float(side - 1)
+            input[index * 5 + 4] = -1 + 2 * Float(index / side) / Float(side - 1)
+        }
+        let layer = weights.layers
+        let a = FeatureMaps(input, channels: 5, side: side).convolved(layer[0], relu: true)
+        let b = a.pooled().convolved(layer[1], relu: true).convolved(layer[2], relu: true)
+        let c = b.pooled().convolved(layer[3], relu: true).convolved(layer[4], relu: true)
+        let e = c.pooled().convolved(layer[5], relu: true).convolved(layer[6], dilation: 2, relu: true)
+        let f = e.upsampled(joining: c).convolved(layer[7], relu: true)
+        let g = f.upsampled(joining: b).convolved(layer[8], relu: true)
+        logits = g.convolved(layer[9], relu: false).values
+    }
+
+    /// The probability at each pixel of a `width` x `height` grid (bilinear).
+    func probabilities(width: Int, height: Int) -> [Float] {
+        let side = SubjectPrior.outputSide
+        var result = [Float](repeating: 0, count: width * height)
+        for y in 0..<height {
+            let v = min(max((Float(y) + 0.5) * Float(side) / Float(height) - 0.5, 0), Float(side - 1))
+            let y0 = min(Int(v), side - 2), fy = v - Float(y0)
+            for x in 0..<width {
+                let u = min(max((Float(x) + 0.5) * Float(side) / Float(width) - 0.5, 0), Float(side - 1))
+                let x0 = min(Int(u), side - 2), fx = u - Float(x0)
+                let top = logits[y0 * side + x0] * (1 - fx) + logits[y0 * side + x0 + 1] * fx
+                let bottom = logits[(y0 + 1) * side + x0] * (1 - fx) + logits[(y0 + 1) * side + x0 + 1] * fx
+                let logit = top * (1 - fy) + bottom * fy
+                result[y * width + x] = 1 / (1 + exp(-logit))
+            }
+        }
+        return result
+    }
+
+    /// Soft IoU of 0/1 `labels` with `probabilities` of the same grid.
+    static func agreement(_ labels: [UInt8], _ probabilities: [Float]) -> Float {
+        var intersection: Float = 0, union: Float = 0
+        for (label, p) in zip(labels, probabilities) {
+            if label != 0 { intersection += p; union += 1 } else { union += p }
+        }
+        return union > 0 ? intersection / union : 0
+    }
+}
+
+/// Square feature maps, channels interleaved per pixel (row-major pixels).
+struct FeatureMaps {
+    var values: [Float]
+    let channels: Int
+    let side: Int
+
+    init(_ values: [Float], channels: Int, side: Int) {
+        self.values = values
+        self.channels = channels
+        self.side = side
+    }
+
+    /// A 'same' convolution (3x3 with `dilation`, or 1x1), plus bias, optionally rectified.
+    /// All output channels of a pixel are summed at once, eight to a vector: each input
+    /// value is broadcast against the packed weights of every output.
+    func convolved(_ layer: SubjectPriorWeights.Layer, dilation: Int = 1, relu: Bool) -> FeatureMaps {
+        precondition(layer.inputs == channels)
+        let outputs = layer.outputs, blocks = layer.blocks, reach = layer.kernel / 2, taps = layer.kernel * layer.kernel
+        var output = [Float](repeating: 0, count: outputs * side * side)
+        let bias = layer.packedBias
+        values.withUnsafeBufferPointer { input in
+            layer.packed.withUnsafeBufferPointer { packed in
+                output.withUnsafeMutableBufferPointer { output in
+                    for y in 0..<side {
+                        for x in 0..<side {
+                            var s0 = bias[0], s1 = bias[1], s2 = bias[2], s3 = bias[3]
+                            for tap in 0..<taps {
+                                let sy = y + (tap / layer.kernel - reach) * dilation
+                                let sx = x + (tap % layer.kernel - reach) * dilation
+                                guard sy >= 0, sy < side, sx >= 0, sx < side else { continue }
+                                let from = (sy * side + sx) * channels
+                                var weight = tap * channels * blocks
+                                for i in 0..<channels {
+                                    let value = SIMD8(repeating: input[from + i])
+                                    s0 += value * packed[weight]
+                                    if blocks > 1 { s1 += value * packed[weight + 1] }
+                                    if blocks > 2 { s2 += value * packed[weight + 2]; s3 += value * packed[weight + 3] }
+                                    weight += blocks
+                                }
+                            }
+                            if relu {
+                                s0 = pointwiseMax(s0, .zero); s1 = pointwiseMax(s1, .zero)
+                                s2 = pointwiseMax(s2, .zero); s3 = pointwiseMax(s3, .zero)
+                            }
+                            let to = (y * side + x) * outputs
+                            for o in 0..<min(outputs, 8) { output[to + o] = s0[o] }
+                            for o in 8..<max(8, min(outputs, 16)) { output[to + o] = s1[o - 8] }
+                            for o in 16..<max(16, min(outputs, 24)) { output[to + o] = s2[o - 16] }
+                            for o in 24..<max(24, outputs) { output[to + o] = s3[o - 24] }
+                        }
+                    }
+                }
+            }
+        }
+        return FeatureMaps(output, channels: layer.outputs, side: side)
+    }
+
+    /// 2x2 max pooling.
+    func pooled() -> FeatureMaps {
+        let half = side / 2
+        var output = [Float](repeating: 0, count: channels * half * half)
+        for y in 0..<half {
+            for x in 0..<half {
+                let base = (2 * y * side + 2 * x) * channels, below = base + side * channels
+                for c in 0..<channels {
+                    output[(y * half + x) * channels + c] = max(max(values[base + c], values[base + channels + c]),
+                                                                max(values[below + c], values[below + channels + c]))
+                }
+            }
+        }
+        return FeatureMaps(output, channels: channels, side: half)
+    }
+
+    /// Nearest-neighbour upsampling by 2, with `skip`'s channels appended to each pixel.
+    func upsampled(joining skip: FeatureMaps) -> FeatureMaps {
+        let double = side * 2, total = channels + skip.channels
+        precondition(skip.side == double)
+        var output = [Float](repeating: 0, count: total * double * double)
+        for y in 0..<double {
+            for x in 0..<double {
+                let to = (y * double + x) * total, from = ((y / 2) * side + x / 2) * channels
+                for c in 0..<channels { output[to + c] = values[from + c] }
+                let skipFrom = (y * double + x) * skip.channels
+                for c in 0..<skip.channels { output[to + channels + c] = skip.values[skipFrom + c] }
+            }
+        }
+        return FeatureMaps(output, channels: total, side: double)
+    }
+}
+
+/// The network's weights, layer by layer in the order `SubjectPrior` applies them.
+struct SubjectPriorWeights: Sendable {
+    struct Layer: Sendable {
+        let inputs: Int
+        let outputs: Int
+        let kernel: Int
+        /// Output channels in vectors of eight: 1, 2 or 4.
+        let blocks: Int
+        /// Weights as [tap][input][block], zero past the last output.
+        let packed: [SIMD8<Float>]
+        /// The bias in four blocks (zero past the last output).
+        let packedBias: [SIMD8<Float>]
+
+        /// `weights` in PyTorch's order: [output][input][tap].
+        init(inputs: Int, outputs: Int, kernel: Int, weights: ArraySlice<Float>, bias: ArraySlice<Float>) {
+            precondition(outputs <= 32)
+            self.inputs = inputs
+            self.outputs = outputs
+            self.kernel = kernel
+            let taps = kernel * kernel, blocks = outputs <= 8 ? 1 : outputs <= 16 ? 2 : 4
+            var packed = [SIMD8<Float>](repeating: .zero, count: taps * inputs * blocks)
+            var packedBias = [SIMD8<Float>](repeating: .zero, count: 4)
+            for o in 0..<outputs {
+                packedBias[o / 8][o % 8] = bias[bias.startIndex + o]
+                for i in 0..<inputs {
+                    for tap in 0..<taps {
+                        packed[(tap * inputs + i) * blocks + o / 8][o % 8] = weights[weights.startIndex + (o * inputs + i) * taps + tap]
+                    }
+                }
+            }
+            self.blocks = blocks
+            self.packed = packed
+            self.packedBias = packedBias
+        }
+    }
+
+    let layers: [Layer]
+
+    /// (inputs, outputs, kernel) of each layer.
+    static let shapes = [(5, 8, 3), (8, 16, 3), (16, 16, 3), (16, 32, 3), (32, 32, 3), (32, 32, 3), (32, 32, 3),
+                         (64, 16, 3), (32, 16, 3), (16, 1, 1)]
+
+    init(flat: [Float]) {
+        var offset = 0
+        var layers: [Layer] = []
+        for (inputs, outputs, kernel) in SubjectPriorWeights.shapes {
+            let count = inputs * outputs * kernel * kernel
+            let weights = flat[offset..<(offset + count)]
+            offset += count
+            let bias = flat[offset..<(offset + outputs)]
+            offset += outputs
+            layers.append(Layer(inputs: inputs, outputs: outputs, kernel: kernel, weights: weights, bias: bias))
+        }
+        precondition(offset == flat.count, "weights do not match the network's shape")
+        self.layers = layers
+    }
+
+    /// The weights Scripts/train-subject-prior wrote into CSubjectPriorWeights.
+    static let shipped: SubjectPriorWeights = {
+        var count = 0
+        let start = subject_prior_weights(&count)
+        return SubjectPriorWeights(flat: Array(UnsafeBufferPointer(start: start, count: count)))
+    }()
+}
