@@ -36,11 +36,12 @@ import Testing
     }
 
     /// Every output width the network uses (1, 8, 16, 32 channels: one, two or four
-    /// vectors, padded), both kernels and both dilations, borders included.
+    /// vectors, padded), both kernels and both dilations, borders included (a side of 8:
+    /// two groups of four pixels per row).
     @Test(arguments: [(5, 8, 3, 1), (8, 16, 3, 1), (32, 32, 3, 2), (16, 1, 1, 1), (3, 12, 3, 2)])
     func convolutionMatchesItsDefinition(shape: (Int, Int, Int, Int)) {
         let (inputs, outputs, kernel, dilation) = shape
-        let side = 7
+        let side = 8
         let input = randomValues(inputs * side * side, seed: 1)
         let weights = randomValues(outputs * inputs * kernel * kernel, seed: 2)
         let bias = randomValues(outputs, seed: 3)

@@ -98,4 +98,18 @@ import Testing
         #expect(stray * 100 <= disc.count, "backdrop pixels in the subject: \(stray)")
         #expect(chosen.intersection(glint).isEmpty)
     }
+
+    /// The full-size cut may reshape a subject region but not add one: regions with no
+    /// pixel in the coarse subject are dropped, regions that grew from it are kept whole.
+    @Test func refinementKeepsOnlyRegionsTheCoarseSubjectTouches() {
+        let refined = ForegroundMask(width: 6, height: 3, values: [1, 1, 0, 0, 0, 1,
+                                                                   1, 1, 0, 0, 0, 1,
+                                                                   0, 0, 0, 1, 0, 1])
+        let coarse: [UInt8] = [0, 0, 0, 0, 0, 0,
+                               0, 1, 0, 0, 0, 0,
+                               0, 0, 1, 0, 0, 0]
+        #expect(refined.keepingRegions(overlapping: coarse).values == [1, 1, 0, 0, 0, 0,
+                                                                      1, 1, 0, 0, 0, 0,
+                                                                      0, 0, 0, 0, 0, 0])
+    }
 }

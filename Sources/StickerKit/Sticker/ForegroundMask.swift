@@ -80,6 +80,21 @@ struct ForegroundMask: Sendable, Equatable {
         return result
     }
 
+    /// This mask without the subject regions that share no pixel with the subject of
+    /// `other` (labels of the same grid).
+    func keepingRegions(overlapping other: [UInt8]) -> ForegroundMask {
+        let subject = regions(of: 1)
+        var overlaps = [Bool](repeating: false, count: subject.sizes.count)
+        for index in values.indices where values[index] == 1 && other[index] == 1 {
+            overlaps[Int(subject.labels[index])] = true
+        }
+        var result = self
+        for index in values.indices where values[index] == 1 && !overlaps[Int(subject.labels[index])] {
+            result.values[index] = 0
+        }
+        return result
+    }
+
     /// Bounding box of the subject as (minX, minY, maxX, maxY), or nil when empty.
     var bounds: (minX: Int, minY: Int, maxX: Int, maxY: Int)? {
         var minX = width, minY = height, maxX = -1, maxY = -1

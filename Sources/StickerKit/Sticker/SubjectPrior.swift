@@ -87,42 +87,52 @@ struct FeatureMaps {
     }
 
     /// A 'same' convolution (3x3 with `dilation`, or 1x1), plus bias, optionally rectified.
-    /// All output channels of a pixel are summed at once, eight to a vector: each input
-    /// value is broadcast against the packed weights of every output.
+    /// The input is copied into a zero border first, so every tap of every pixel is
+    /// valid; then, per block of eight output channels, four neighbouring pixels are summed
+    /// at once (four independent vector sums, sharing each weight vector). The side must
+    /// be a multiple of four, as the network's are.
     func convolved(_ layer: SubjectPriorWeights.Layer, dilation: Int = 1, relu: Bool) -> FeatureMaps {
-        precondition(layer.inputs == channels)
-        let outputs = layer.outputs, blocks = layer.blocks, reach = layer.kernel / 2, taps = layer.kernel * layer.kernel
+        precondition(layer.inputs == channels && side % 4 == 0)
+        let outputs = layer.outputs, blocks = layer.blocks, kernel = layer.kernel
+        let border = kernel / 2 * dilation, padded = side + 2 * border
+        var source = [Float](repeating: 0, count: padded * padded * channels)
+        for y in 0..<side {
+            let from = y * side * channels, to = ((y + border) * padded + border) * channels
+            source[to..<(to + side * channels)] = values[from..<(from + side * channels)]
+        }
         var output = [Float](repeating: 0, count: outputs * side * side)
-        let bias = layer.packedBias
-        values.withUnsafeBufferPointer { input in
+        source.withUnsafeBufferPointer { input in
             layer.packed.withUnsafeBufferPointer { packed in
                 output.withUnsafeMutableBufferPointer { output in
-                    for y in 0..<side {
-                        for x in 0..<side {
-                            var s0 = bias[0], s1 = bias[1], s2 = bias[2], s3 = bias[3]
-                            for tap in 0..<taps {
-                                let sy = y + (tap / layer.kernel - reach) * dilation
-                                let sx = x + (tap % layer.kernel - reach) * dilation
-                                guard sy >= 0, sy < side, sx >= 0, sx < side else { continue }
-                                let from = (sy * side + sx) * channels
-                                var weight = tap * channels * blocks
-                                for i in 0..<channels {
-                                    let value = SIMD8(repeating: input[from + i])
-                                    s0 += value * packed[weight]
-                                    if blocks > 1 { s1 += value * packed[weight + 1] }
-                                    if blocks > 2 { s2 += value * packed[weight + 2]; s3 += value * packed[weight + 3] }
-                                    weight += blocks
+                    for block in 0..<blocks {
+                        let lanes = min(8, outputs - block * 8)
+                        for y in 0..<side {
+                            for x in stride(from: 0, to: side, by: 4) {
+                                var s0 = layer.packedBias[block], s1 = s0, s2 = s0, s3 = s0
+                                for tap in 0..<(kernel * kernel) {
+                                    let from = ((y + tap / kernel * dilation) * padded + x + tap % kernel * dilation) * channels
+                                    var weight = tap * channels * blocks + block
+                                    for i in 0..<channels {
+                                        let w = packed[weight]
+                                        s0 += SIMD8(repeating: input[from + i]) * w
+                                        s1 += SIMD8(repeating: input[from + channels + i]) * w
+                                        s2 += SIMD8(repeating: input[from + 2 * channels + i]) * w
+                                        s3 += SIMD8(repeating: input[from + 3 * channels + i]) * w
+                                        weight += blocks
+                                    }
+                                }
+                                if relu {
+                                    s0 = pointwiseMax(s0, .zero); s1 = pointwiseMax(s1, .zero)
+                                    s2 = pointwiseMax(s2, .zero); s3 = pointwiseMax(s3, .zero)
+                                }
+                                let to = (y * side + x) * outputs + block * 8
+                                for lane in 0..<lanes {
+                                    output[to + lane] = s0[lane]
+                                    output[to + outputs + lane] = s1[lane]
+                                    output[to + 2 * outputs + lane] = s2[lane]
+                                    output[to + 3 * outputs + lane] = s3[lane]
                                 }
                             }
-                            if relu {
-                                s0 = pointwiseMax(s0, .zero); s1 = pointwiseMax(s1, .zero)
-                                s2 = pointwiseMax(s2, .zero); s3 = pointwiseMax(s3, .zero)
-                            }
-                            let to = (y * side + x) * outputs
-                            for o in 0..<min(outputs, 8) { output[to + o] = s0[o] }
-                            for o in 8..<max(8, min(outputs, 16)) { output[to + o] = s1[o - 8] }
-                            for o in 16..<max(16, min(outputs, 24)) { output[to + o] = s2[o - 16] }
-                            for o in 24..<max(24, outputs) { output[to + o] = s3[o - 24] }
                         }
                     }
                 }
@@ -174,7 +184,7 @@ struct SubjectPriorWeights: Sendable {
         let blocks: Int
         /// Weights as [tap][input][block], zero past the last output.
         let packed: [SIMD8<Float>]
-        /// The bias in four blocks (zero past the last output).
+        /// The bias in blocks of eight (zero past the last output).
         let packedBias: [SIMD8<Float>]
 
         /// `weights` in PyTorch's order: [output][input][tap].
@@ -185,7 +195,7 @@ struct SubjectPriorWeights: Sendable {
             self.kernel = kernel
             let taps = kernel * kernel, blocks = outputs <= 8 ? 1 : outputs <= 16 ? 2 : 4
             var packed = [SIMD8<Float>](repeating: .zero, count: taps * inputs * blocks)
-            var packedBias = [SIMD8<Float>](repeating: .zero, count: 4)
+            var packedBias = [SIMD8<Float>](repeating: .zero, count: blocks)
             for o in 0..<outputs {
                 packedBias[o / 8][o % 8] = bias[bias.startIndex + o]
                 for i in 0..<inputs {

@@ -22,7 +22,9 @@ import Foundation
 /// whole image (the coarse-to-fine scheme of multilevel graph cuts, H. Lombaert, Y. Sun,
 /// L. Grady, C. Xu, ICCV 2005, without their band restriction, which kept thin parts
 /// lost at the coarse level from coming back). That round's smoothness is lower, so parts
-/// one or two working pixels wide (legs, stems, spokes) survive it.
+/// one or two working pixels wide (legs, stems, spokes) survive it. It refines the
+/// subjects the rounds found and adds none: a region it labels subject that touches none
+/// of theirs (a strip of the subject's colour along the frame) goes back to background.
 ///
 /// Colour seeding fails when the subject's colours also occur along the frame, or when
 /// something small and bright in the background (a glint, a cloud) is what the frame
@@ -67,9 +69,9 @@ struct SubjectSegmenter: Sendable {
         }
         try Task.checkCancellation()
         let edges = ContrastEdges(image, weight: fineSmoothness * SubjectSegmenter.unit)
-        labels = cut(SubjectSegmenter.features(of: image), labels: labels, inBand: frameBand(image), edges: edges,
-                     trimmingSubject: false)
-        return ForegroundMask(width: image.width, height: image.height, values: labels)
+        let refined = cut(SubjectSegmenter.features(of: image), labels: labels, inBand: frameBand(image), edges: edges,
+                          trimmingSubject: false)
+        return ForegroundMask(width: image.width, height: image.height, values: refined).keepingRegions(overlapping: labels)
     }
 
     /// Pixels along the frame, where the background is expected.
