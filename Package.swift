@@ -22,7 +22,8 @@ let package = Package(
             ]
         ),
         .target(name: "CSubjectPriorWeights", path: "CSubjectPriorWeights"),
-        .target(name: "StickerKit", dependencies: ["CImageCodecs", "CSubjectPriorWeights"]),
+        .target(name: "CConvolution", path: "CConvolution"),
+        .target(name: "StickerKit", dependencies: ["CImageCodecs", "CSubjectPriorWeights", "CConvolution"]),
         .target(name: "CAllocatorTuning", path: "CAllocatorTuning"),
         .executableTarget(name: "stickerize", dependencies: ["StickerKit", "CAllocatorTuning"]),
         .target(name: "PaletteBenchmark", dependencies: ["StickerKit"]),

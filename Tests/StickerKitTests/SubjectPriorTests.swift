@@ -36,10 +36,13 @@ import Testing
     }
 
     /// Every output width the network uses (1, 8, 16, 32 channels: one, two or four
-    /// vectors, padded), both kernels and both dilations, borders included (a side of 8:
-    /// two groups of four pixels per row).
-    @Test(arguments: [(5, 8, 3, 1), (8, 16, 3, 1), (32, 32, 3, 2), (16, 1, 1, 1), (3, 12, 3, 2)])
-    func convolutionMatchesItsDefinition(shape: (Int, Int, Int, Int)) {
+    /// vectors, padded), both kernel sizes and both dilations, borders included (a side of
+    /// 8: two groups of four pixels per row), for the portable and the AVX2 code.
+    @Test(arguments: [(5, 8, 3, 1), (8, 16, 3, 1), (32, 32, 3, 2), (16, 1, 1, 1), (3, 12, 3, 2)],
+          [FeatureMaps.Kernel.portable, .avx2])
+    func convolutionMatchesItsDefinition(shape: (Int, Int, Int, Int), code: FeatureMaps.Kernel) {
+        // A CPU without AVX2 never runs that kernel, and cannot.
+        guard code == .portable || FeatureMaps.Kernel.fastest == .avx2 else { return }
         let (inputs, outputs, kernel, dilation) = shape
         let side = 8
         let input = randomValues(inputs * side * side, seed: 1)
@@ -47,7 +50,8 @@ import Testing
         let bias = randomValues(outputs, seed: 3)
         let layer = SubjectPriorWeights.Layer(inputs: inputs, outputs: outputs, kernel: kernel,
                                               weights: weights[...], bias: bias[...])
-        let result = FeatureMaps(input, channels: inputs, side: side).convolved(layer, dilation: dilation, relu: true)
+        let result = FeatureMaps(input, channels: inputs, side: side).convolved(layer, dilation: dilation, relu: true,
+                                                                                kernel: code)
         let expected = directConvolution(input, channels: inputs, side: side, weights: weights, bias: bias,
                                          outputs: outputs, kernel: kernel, dilation: dilation)
         #expect(result.channels == outputs)

@@ -1,3 +1,5 @@
+import CConvolution
+
 /// The square feature maps `SubjectPrior` passes between layers: channels interleaved per
 /// pixel, pixels row-major, with the operations its network is made of.
 struct FeatureMaps {
@@ -11,54 +13,36 @@ struct FeatureMaps {
         self.side = side
     }
 
+    /// The convolution code to run: AVX2 with FMA where the CPU has them, else portable C.
+    enum Kernel: Sendable {
+        case portable, avx2
+
+        static let fastest: Kernel = convolution_has_avx2() ? .avx2 : .portable
+    }
+
     /// A 'same' convolution (3x3 with `dilation`, or 1x1), plus bias, optionally rectified.
     /// The input is copied into a zero border first, so every tap of every pixel is
-    /// valid; then, per block of eight output channels, four neighbouring pixels are summed
-    /// at once (four independent vector sums, sharing each weight vector). The side must
-    /// be a multiple of four, as the network's are.
-    func convolved(_ layer: SubjectPriorWeights.Layer, dilation: Int = 1, relu: Bool) -> FeatureMaps {
+    /// valid; the C kernel then sums four neighbouring pixels at once per block of eight
+    /// output channels. The side must be a multiple of four, as the network's are.
+    func convolved(_ layer: SubjectPriorWeights.Layer, dilation: Int = 1, relu: Bool,
+                   kernel code: Kernel = .fastest) -> FeatureMaps {
         precondition(layer.inputs == channels && side % 4 == 0)
-        let outputs = layer.outputs, blocks = layer.blocks, kernel = layer.kernel
-        let border = kernel / 2 * dilation, padded = side + 2 * border
+        let kernel = layer.kernel, border = kernel / 2 * dilation, padded = side + 2 * border
         var source = [Float](repeating: 0, count: padded * padded * channels)
         for y in 0..<side {
             let from = y * side * channels, to = ((y + border) * padded + border) * channels
             source[to..<(to + side * channels)] = values[from..<(from + side * channels)]
         }
-        var output = [Float](repeating: 0, count: outputs * side * side)
+        var output = [Float](repeating: 0, count: layer.outputs * side * side)
+        let convolve = code == .avx2 ? convolution_avx2 : convolution_portable
         source.withUnsafeBufferPointer { input in
-            layer.packed.withUnsafeBufferPointer { packed in
-                output.withUnsafeMutableBufferPointer { output in
-                    for block in 0..<blocks {
-                        let lanes = min(8, outputs - block * 8)
-                        for y in 0..<side {
-                            for x in stride(from: 0, to: side, by: 4) {
-                                var s0 = layer.packedBias[block], s1 = s0, s2 = s0, s3 = s0
-                                for tap in 0..<(kernel * kernel) {
-                                    let from = ((y + tap / kernel * dilation) * padded + x + tap % kernel * dilation) * channels
-                                    var weight = tap * channels * blocks + block
-                                    for i in 0..<channels {
-                                        let w = packed[weight]
-                                        s0 += SIMD8(repeating: input[from + i]) * w
-                                        s1 += SIMD8(repeating: input[from + channels + i]) * w
-                                        s2 += SIMD8(repeating: input[from + 2 * channels + i]) * w
-                                        s3 += SIMD8(repeating: input[from + 3 * channels + i]) * w
-                                        weight += blocks
-                                    }
-                                }
-                                if relu {
-                                    s0 = pointwiseMax(s0, .zero); s1 = pointwiseMax(s1, .zero)
-                                    s2 = pointwiseMax(s2, .zero); s3 = pointwiseMax(s3, .zero)
-                                }
-                                let to = (y * side + x) * outputs + block * 8
-                                for lane in 0..<lanes {
-                                    output[to + lane] = s0[lane]
-                                    output[to + outputs + lane] = s1[lane]
-                                    output[to + 2 * outputs + lane] = s2[lane]
-                                    output[to + 3 * outputs + lane] = s3[lane]
-                                }
-                            }
-                        }
+            layer.packed.withUnsafeBytes { packed in
+                layer.packedBias.withUnsafeBytes { bias in
+                    output.withUnsafeMutableBufferPointer { output in
+                        convolve(input.baseAddress, Int32(padded), Int32(channels), Int32(side), Int32(kernel),
+                                 Int32(dilation), packed.bindMemory(to: Float.self).baseAddress,
+                                 bias.bindMemory(to: Float.self).baseAddress, Int32(layer.blocks), Int32(layer.outputs),
+                                 relu, output.baseAddress)
                     }
                 }
             }
