@@ -21,17 +21,21 @@ struct FeatureMaps {
     }
 
     /// A 'same' convolution (3x3 with `dilation`, or 1x1), plus bias, optionally rectified.
-    /// The input is copied into a zero border first, so every tap of every pixel is
-    /// valid; the C kernel then sums four neighbouring pixels at once per block of eight
-    /// output channels. The side must be a multiple of four, as the network's are.
+    /// The input is copied into a zero border first (a 1x1 kernel needs none), so every
+    /// tap of every pixel is valid; the C kernel then sums four neighbouring pixels at once
+    /// per block of eight output channels. The side must be a multiple of four, as the
+    /// network's are.
     func convolved(_ layer: SubjectPriorWeights.Layer, dilation: Int = 1, relu: Bool,
                    kernel code: Kernel = .fastest) -> FeatureMaps {
         precondition(layer.inputs == channels && side % 4 == 0)
         let kernel = layer.kernel, border = kernel / 2 * dilation, padded = side + 2 * border
-        var source = [Float](repeating: 0, count: padded * padded * channels)
-        for y in 0..<side {
-            let from = y * side * channels, to = ((y + border) * padded + border) * channels
-            source[to..<(to + side * channels)] = values[from..<(from + side * channels)]
+        var source = values
+        if border > 0 {
+            source = [Float](repeating: 0, count: padded * padded * channels)
+            for y in 0..<side {
+                let from = y * side * channels, to = ((y + border) * padded + border) * channels
+                source[to..<(to + side * channels)] = values[from..<(from + side * channels)]
+            }
         }
         var output = [Float](repeating: 0, count: layer.outputs * side * side)
         let convolve = code == .avx2 ? convolution_avx2 : convolution_portable

@@ -15,7 +15,7 @@ struct SubjectPrior: Sendable {
     /// Logits on the output grid, row-major.
     let logits: [Float]
 
-    init(_ image: WorkingImage, weights: SubjectPriorWeights = .shipped) {
+    init(_ image: WorkingImage) {
         let side = SubjectPrior.inputSide
         var rgb = [Float](repeating: 0, count: image.colors.count * 3)
         for (index, color) in image.colors.enumerated() {
@@ -34,7 +34,7 @@ struct SubjectPrior: Sendable {
             input[index * 5 + 3] = -1 + 2 * Float(index % side) / Float(side - 1)
             input[index * 5 + 4] = -1 + 2 * Float(index / side) / Float(side - 1)
         }
-        let layer = weights.layers
+        let layer = SubjectPriorWeights.shipped.layers
         let a = FeatureMaps(input, channels: 5, side: side).convolved(layer[0], relu: true)
         let b = a.pooled().convolved(layer[1], relu: true).convolved(layer[2], relu: true)
         let c = b.pooled().convolved(layer[3], relu: true).convolved(layer[4], relu: true)

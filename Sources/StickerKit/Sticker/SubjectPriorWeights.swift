@@ -7,8 +7,8 @@ struct SubjectPriorWeights: Sendable {
         let inputs: Int
         let outputs: Int
         let kernel: Int
-        /// Output channels in vectors of eight: 1, 2 or 4.
-        let blocks: Int
+        /// Output channels in vectors of eight, the last one padded.
+        var blocks: Int { (outputs + 7) / 8 }
         /// Weights as [tap][input][block], zero past the last output.
         let packed: [SIMD8<Float>]
         /// The bias in blocks of eight (zero past the last output).
@@ -20,7 +20,7 @@ struct SubjectPriorWeights: Sendable {
             self.inputs = inputs
             self.outputs = outputs
             self.kernel = kernel
-            let taps = kernel * kernel, blocks = outputs <= 8 ? 1 : outputs <= 16 ? 2 : 4
+            let taps = kernel * kernel, blocks = (outputs + 7) / 8
             var packed = [SIMD8<Float>](repeating: .zero, count: taps * inputs * blocks)
             var packedBias = [SIMD8<Float>](repeating: .zero, count: blocks)
             for o in 0..<outputs {
@@ -31,7 +31,6 @@ struct SubjectPriorWeights: Sendable {
                     }
                 }
             }
-            self.blocks = blocks
             self.packed = packed
             self.packedBias = packedBias
         }
