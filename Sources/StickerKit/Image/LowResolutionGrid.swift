@@ -67,6 +67,18 @@ struct LowResolutionGrid: Sendable {
         var sums = [Float](repeating: 0, count: count * channels)
         sums.withUnsafeMutableBufferPointer { sums in
             plane.withUnsafeBufferPointer { plane in
+                if channels == 4 {
+                    // Whole pixels as vectors: the same per-channel sums, in the same order.
+                    let source = UnsafeRawPointer(plane.baseAddress!), target = UnsafeMutableRawPointer(sums.baseAddress!)
+                    for y in 0..<height {
+                        forEachPixel(inRow: y) { cell, x in
+                            let sum = target.loadUnaligned(fromByteOffset: cell * 16, as: SIMD4<Float>.self)
+                                + source.loadUnaligned(fromByteOffset: (y * width + x) * 16, as: SIMD4<Float>.self)
+                            target.storeBytes(of: sum, toByteOffset: cell * 16, as: SIMD4<Float>.self)
+                        }
+                    }
+                    return
+                }
                 for y in 0..<height {
                     forEachPixel(inRow: y) { cell, x in
                         let i = (y * width + x) * channels
@@ -82,9 +94,13 @@ struct LowResolutionGrid: Sendable {
         return sums
     }
 
-    /// The first of the four cells pixel (x, y) reads.
+    /// The grid row whose cells pixels of row `y` read first, as the index of its first cell.
     @inline(__always)
-    func topLeft(_ x: Int, _ y: Int) -> Int { rows[y].0 * lowWidth + columns[x].0 }
+    func firstCell(ofRow y: Int) -> Int { rows[y].0 * lowWidth }
+
+    /// The grid column pixels of column `x` read first.
+    @inline(__always)
+    func firstColumn(of x: Int) -> Int { columns[x].0 }
 
     @inline(__always)
     func tap(_ x: Int, _ y: Int) -> Tap {

@@ -45,31 +45,36 @@ enum SoftAlphaComposer {
     private static func assemble(colors: [Float], coefficients: [SIMD2<Float>], kinds: [CellKind],
                                  matting: EdgeMatting, grid: LowResolutionGrid) -> [UInt8] {
         let width = grid.width
+        let columns = (0..<width).map { grid.firstColumn(of: $0) }
         var pixels = [UInt8](repeating: 0, count: grid.width * grid.height * 4)
         pixels.withUnsafeMutableBytes { out in
             colors.withUnsafeBufferPointer { colors in
                 matting.band.withUnsafeBufferPointer { band in
                     kinds.withUnsafeBufferPointer { kinds in
-                        let colorBytes = UnsafeRawPointer(colors.baseAddress!)
-                        for y in 0..<grid.height {
-                            for x in 0..<width {
-                                let i = y * width + x
-                                let kind = kinds[grid.topLeft(x, y)]
-                                guard band[i] || kind != .transparent else { continue }
-                                let pixel = colorBytes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
-                                var rgba = SIMD4(pixel.x, pixel.y, pixel.z, 1)
-                                if band[i] || kind == .varying {
+                        columns.withUnsafeBufferPointer { columns in
+                            let colorBytes = UnsafeRawPointer(colors.baseAddress!)
+                            for y in 0..<grid.height {
+                                let rowKinds = kinds.baseAddress! + grid.firstCell(ofRow: y)
+                                for x in 0..<width {
+                                    let i = y * width + x
+                                    let kind = rowKinds[columns[x]], inBand = band[i]
+                                    guard inBand || kind != .transparent else { continue }
+                                    let pixel = colorBytes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
+                                    guard inBand || kind == .varying else {
+                                        out.storeBytes(of: bytes(SIMD4(pixel.x, pixel.y, pixel.z, 1)), toByteOffset: i * 4,
+                                                       as: SIMD4<UInt8>.self)
+                                        continue
+                                    }
                                     let ab = grid.tap(x, y).sample(coefficients)
                                     var alpha = min(1, max(0, ab.y + ab.x * luminance(colors, i)))
                                     var color = SIMD3(pixel.x, pixel.y, pixel.z)
-                                    if band[i] {
+                                    if inBand {
                                         (alpha, color) = matting.refine(pixel: color, alpha: alpha, x: x, y: y)
                                     }
-                                    rgba = SIMD4(color, alpha)
+                                    let rgba = bytes(SIMD4(color, alpha))
+                                    guard rgba.w > 0 else { continue }
+                                    out.storeBytes(of: rgba, toByteOffset: i * 4, as: SIMD4<UInt8>.self)
                                 }
-                                let bytes = SoftAlphaComposer.bytes(rgba)
-                                guard bytes.w > 0 else { continue }
-                                out.storeBytes(of: bytes, toByteOffset: i * 4, as: SIMD4<UInt8>.self)
                             }
                         }
                     }
