@@ -109,9 +109,15 @@ TRAINING_BACKGROUNDS += [f"{LOMIRI}/gnome/{name}.webp" for name in ("grid-l", "g
                                                                    "wood-l", "wood-d", "adwaita-l")]
 ETR = "/usr/share/games/etr"
 PAPERS = "/usr/share/mypaint/backgrounds"
+# GCompris's photos of monuments and landscapes, packed in a Qt resource file; the ones
+# of a single object (a statue, a tower, a lone pyramid) are left out.
+MONUMENTS = "/usr/share/gcompris-qt/rcc/explore_monuments.rcc"
+SINGLE_OBJECT_MONUMENTS = {"cabrillo", "christTheRedeemer", "eiffelTower", "qutubMinar", "statueofLiberty",
+                           "bentPyramid", "greatPyramidOfGiza", "meidumPyramid", "redPyramid"}
 TRAINING_PACKAGES = {LOMIRI + "/city.png": "ukui-wallpapers", LOMIRI + "/Fossa_by_Jasper_Roks.jpg": "lomiri-wallpapers-20.04",
                      LOMIRI + "/warty-final-ubuntu.png": "lomiri-wallpapers", LOMIRI + "/gnome": "gnome-backgrounds",
-                     ETR: "extremetuxracer-data", PAPERS: "mypaint-data-extras", "/usr/bin/rsvg-convert": "librsvg2-bin"}
+                     ETR: "extremetuxracer-data", PAPERS: "mypaint-data-extras", "/usr/bin/rsvg-convert": "librsvg2-bin",
+                     MONUMENTS: "gcompris-qt-data"}
 
 
 def in_validation_half(name):
@@ -119,9 +125,64 @@ def in_validation_half(name):
     return zlib.crc32(name.encode()) % 2 == 1
 
 
+def qt_resources(path):
+    """The files packed in a Qt binary resource file (.rcc) as (name, bytes) pairs.
+
+    The layout rcc writes (Qt's src/tools/rcc/rcc.cpp): a "qres" header with the format
+    version and the offsets of the tree, the payloads and the names. Tree nodes are 14
+    bytes (22 from version 2, which appends a modification time): a name offset, flags
+    (2 = directory, 1 = zlib payload, 4 = zstd payload), then a directory's child count and
+    first child, or a file's locale and payload offset. A payload is a 4-byte length and the
+    bytes; a zlib one starts with the 4-byte uncompressed size. Names are a 2-byte length, a
+    4-byte hash and UTF-16 characters. zstd payloads are skipped."""
+    import struct
+    with open(path, "rb") as file:
+        data = file.read()
+    if data[:4] != b"qres":
+        raise ValueError(f"{path}: not a Qt resource file")
+    version, tree, payloads, names = struct.unpack(">IIII", data[4:20])
+    node_size = 14 if version == 1 else 22
+    files, pending = [], [(0, "")]
+    while pending:
+        index, prefix = pending.pop()
+        node = tree + index * node_size
+        name_offset, flags = struct.unpack(">IH", data[node:node + 6])
+        length, = struct.unpack(">H", data[names + name_offset:names + name_offset + 2])
+        name = data[names + name_offset + 6:names + name_offset + 6 + 2 * length].decode("utf-16-be") if index else ""
+        if flags & 2:
+            count, first = struct.unpack(">II", data[node + 6:node + 14])
+            pending += [(first + k, f"{prefix}{name}/") for k in range(count)]
+        elif not flags & 4:
+            offset, = struct.unpack(">I", data[node + 10:node + 14])
+            size, = struct.unpack(">I", data[payloads + offset:payloads + offset + 4])
+            payload = data[payloads + offset + 4:payloads + offset + 4 + size]
+            files.append((prefix + name, zlib.decompress(payload[4:]) if flags & 1 else payload))
+    return files
+
+
+def monument_photos(cache):
+    """GCompris's monument photos (less the single-object ones) as JPEG files under `cache`."""
+    from PIL import Image
+    import io
+    os.makedirs(cache, exist_ok=True)
+    result = []
+    for name, payload in sorted(qt_resources(MONUMENTS)):
+        stem, extension = os.path.splitext(os.path.basename(name))
+        if extension.lower() not in (".jpg", ".jpeg", ".png", ".webp") or stem in SINGLE_OBJECT_MONUMENTS:
+            continue
+        target = os.path.join(cache, f"gcompris-monuments-{stem}.jpg")
+        if not os.path.exists(target):
+            with Image.open(io.BytesIO(payload)) as image:
+                if min(image.size) < 300:
+                    continue
+                image.convert("RGB").save(target, quality=95)
+        result.append(target)
+    return result
+
+
 def training_backgrounds(cache):
     """The training backgrounds as files of at most 1000 px (ExtremeTuxRacer's terrain tiles
-    repeated 3x3), written under `cache` once."""
+    repeated 3x3), written under `cache` once, and GCompris's monument photos."""
     from PIL import Image
     os.makedirs(cache, exist_ok=True)
     sources = [resolve(path) for path in TRAINING_BACKGROUNDS]
@@ -140,7 +201,7 @@ def training_backgrounds(cache):
                 image.thumbnail((1000, 1000), Image.LANCZOS)
                 image.save(target, quality=95)
         result.append(target)
-    return result
+    return result + monument_photos(cache)
 
 
 def training_stamps(cache):
