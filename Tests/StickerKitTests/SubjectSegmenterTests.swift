@@ -99,6 +99,45 @@ import Testing
         #expect(chosen.intersection(glint).isEmpty)
     }
 
+    /// A red disc cut by the frame's right edge, over a two-tone backdrop, and a small
+    /// white glint near the top-left corner. The frame's model holds the disc's red, so
+    /// colour seeding starts from the glint and keeps it (asserted), and the central
+    /// rectangle's rounds do not find the disc either (when written, the segmenter without
+    /// the third start returned the glint alone). The subject prior doubts those results;
+    /// the rounds seeded with its own guess find the disc.
+    @Test func subjectCutByTheFrameIsFoundFromThePriorsGuess() throws {
+        let width = 240, height = 180
+        var colors = [SIMD3<Float>](repeating: .zero, count: width * height)
+        var disc = Set<Int>(), glint = Set<Int>()
+        var generator = SplitMix64(seed: 7)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                var color: SIMD3<Float> = y < height / 2 ? [70, 110, 170] : [120, 150, 90]
+                if (x - 215) * (x - 215) + (y - 95) * (y - 95) < 50 * 50 {
+                    color = [200, 40, 40]
+                    disc.insert(index)
+                } else if x >= 36 && x < 50 && y >= 24 && y < 38 {
+                    color = [250, 250, 250]
+                    glint.insert(index)
+                }
+                colors[index] = color + SIMD3((0..<3).map { _ in Float(generator.nextUnit() * 8 - 4) })
+            }
+        }
+        let image = WorkingImage(width: width, height: height, colors: colors)
+        func subject(_ segmenter: SubjectSegmenter) throws -> Set<Int> {
+            let mask = try segmenter.segment(image)
+            return Set(mask.values.indices.filter { mask.values[$0] != 0 })
+        }
+        let seededOnly = try subject(SubjectSegmenter(settledAgreement: 0))
+        #expect(seededOnly.isSuperset(of: glint) && seededOnly.intersection(disc).isEmpty,
+                "seeding alone: \(seededOnly.intersection(glint).count) glint and \(seededOnly.intersection(disc).count) disc pixels")
+        let chosen = try subject(SubjectSegmenter())
+        let found = chosen.intersection(disc).count, stray = chosen.subtracting(disc).count
+        #expect(found * 100 >= disc.count * 98, "disc pixels found: \(found) of \(disc.count)")
+        #expect(stray * 100 <= disc.count, "backdrop pixels in the subject: \(stray)")
+    }
+
     /// The full-size cut may reshape a subject region but not add one: regions with no
     /// pixel in the coarse subject are dropped, regions that grew from it are kept whole.
     @Test func refinementKeepsOnlyRegionsTheCoarseSubjectTouches() {
