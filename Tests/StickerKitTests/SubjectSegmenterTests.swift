@@ -85,14 +85,10 @@ import Testing
             }
         }
         let image = WorkingImage(width: width, height: height, colors: colors)
-        func subject(_ segmenter: SubjectSegmenter) throws -> Set<Int> {
-            let mask = try segmenter.segment(image)
-            return Set(mask.values.indices.filter { mask.values[$0] != 0 })
-        }
-        let seededOnly = try subject(SubjectSegmenter(settledAgreement: 0))
+        let seededOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0), image)
         #expect(seededOnly.isSuperset(of: glint) && seededOnly.intersection(disc).isEmpty,
                 "seeding alone: \(seededOnly.intersection(glint).count) glint and \(seededOnly.intersection(disc).count) disc pixels")
-        let chosen = try subject(SubjectSegmenter())
+        let chosen = try subjectPixels(SubjectSegmenter(), image)
         let found = chosen.intersection(disc).count, stray = chosen.subtracting(disc).subtracting(redPatch).count
         #expect(found * 100 >= disc.count * 98, "disc pixels found: \(found) of \(disc.count)")
         #expect(stray * 100 <= disc.count, "backdrop pixels in the subject: \(stray)")
@@ -125,17 +121,19 @@ import Testing
             }
         }
         let image = WorkingImage(width: width, height: height, colors: colors)
-        func subject(_ segmenter: SubjectSegmenter) throws -> Set<Int> {
-            let mask = try segmenter.segment(image)
-            return Set(mask.values.indices.filter { mask.values[$0] != 0 })
-        }
-        let seededOnly = try subject(SubjectSegmenter(settledAgreement: 0))
+        let seededOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0), image)
         #expect(seededOnly.isSuperset(of: glint) && seededOnly.intersection(disc).isEmpty,
                 "seeding alone: \(seededOnly.intersection(glint).count) glint and \(seededOnly.intersection(disc).count) disc pixels")
-        let chosen = try subject(SubjectSegmenter())
+        let chosen = try subjectPixels(SubjectSegmenter(), image)
         let found = chosen.intersection(disc).count, stray = chosen.subtracting(disc).count
         #expect(found * 100 >= disc.count * 98, "disc pixels found: \(found) of \(disc.count)")
         #expect(stray * 100 <= disc.count, "backdrop pixels in the subject: \(stray)")
+    }
+
+    /// The indices of the pixels `segmenter` labels subject in `image`.
+    private func subjectPixels(_ segmenter: SubjectSegmenter, _ image: WorkingImage) throws -> Set<Int> {
+        let mask = try segmenter.segment(image)
+        return Set(mask.values.indices.filter { mask.values[$0] != 0 })
     }
 
     /// The full-size cut may reshape a subject region but not add one: regions with no
