@@ -63,28 +63,9 @@ import Testing
     /// when told to trust any seeded result). The rectangle's rounds carve out the disc,
     /// and the subject prior picks that result.
     @Test func subjectPriorPrefersTheCentralSubjectToABackgroundGlint() throws {
-        let width = 240, height = 180
-        var colors = [SIMD3<Float>](repeating: .zero, count: width * height)
-        var disc = Set<Int>(), glint = Set<Int>(), redPatch = Set<Int>()
-        var generator = SplitMix64(seed: 5)
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                var color: SIMD3<Float> = x < width / 2 ? [40, 100, 50] : [190, 170, 120]
-                if (x - 120) * (x - 120) + (y - 90) * (y - 90) < 40 * 40 {
-                    color = [200, 40, 40]
-                    disc.insert(index)
-                } else if x < 30 && y >= height - 30 {
-                    color = [200, 40, 40]
-                    redPatch.insert(index)
-                } else if x >= 190 && x < 204 && y >= 20 && y < 34 {
-                    color = [250, 250, 250]
-                    glint.insert(index)
-                }
-                colors[index] = color + SIMD3((0..<3).map { _ in Float(generator.nextUnit() * 8 - 4) })
-            }
-        }
-        let image = WorkingImage(width: width, height: height, colors: colors)
+        let (image, disc, glint, redPatch) = discAndGlint(
+            backdrop: { x, _ in x < 120 ? [40, 100, 50] : [190, 170, 120] }, disc: (x: 120, y: 90, radius: 40),
+            glint: (x: 190, y: 20), patch: { x, y in x < 30 && y >= 150 }, seed: 5)
         let seededOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0), image)
         #expect(seededOnly.isSuperset(of: glint) && seededOnly.intersection(disc).isEmpty,
                 "seeding alone: \(seededOnly.intersection(glint).count) glint and \(seededOnly.intersection(disc).count) disc pixels")
@@ -102,25 +83,9 @@ import Testing
     /// the third start returned the glint alone). The subject prior doubts those results;
     /// the rounds seeded with its own guess find the disc.
     @Test func subjectCutByTheFrameIsFoundFromThePriorsGuess() throws {
-        let width = 240, height = 180
-        var colors = [SIMD3<Float>](repeating: .zero, count: width * height)
-        var disc = Set<Int>(), glint = Set<Int>()
-        var generator = SplitMix64(seed: 7)
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                var color: SIMD3<Float> = y < height / 2 ? [70, 110, 170] : [120, 150, 90]
-                if (x - 215) * (x - 215) + (y - 95) * (y - 95) < 50 * 50 {
-                    color = [200, 40, 40]
-                    disc.insert(index)
-                } else if x >= 36 && x < 50 && y >= 24 && y < 38 {
-                    color = [250, 250, 250]
-                    glint.insert(index)
-                }
-                colors[index] = color + SIMD3((0..<3).map { _ in Float(generator.nextUnit() * 8 - 4) })
-            }
-        }
-        let image = WorkingImage(width: width, height: height, colors: colors)
+        let (image, disc, glint, _) = discAndGlint(
+            backdrop: { _, y in y < 90 ? [70, 110, 170] : [120, 150, 90] }, disc: (x: 215, y: 95, radius: 50),
+            glint: (x: 36, y: 24), seed: 7)
         let seededOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0), image)
         #expect(seededOnly.isSuperset(of: glint) && seededOnly.intersection(disc).isEmpty,
                 "seeding alone: \(seededOnly.intersection(glint).count) glint and \(seededOnly.intersection(disc).count) disc pixels")
@@ -128,6 +93,36 @@ import Testing
         let found = chosen.intersection(disc).count, stray = chosen.subtracting(disc).count
         #expect(found * 100 >= disc.count * 98, "disc pixels found: \(found) of \(disc.count)")
         #expect(stray * 100 <= disc.count, "backdrop pixels in the subject: \(stray)")
+    }
+
+    /// A 240x180 picture with noise of +-4 per channel: the `backdrop` colour at (x, y), a
+    /// red disc, a red `patch` where it says so, and a white 14x14 glint from `glint`; with
+    /// the pixels of the disc, the glint and the patch.
+    private func discAndGlint(backdrop: (Int, Int) -> SIMD3<Float>, disc: (x: Int, y: Int, radius: Int),
+                              glint: (x: Int, y: Int), patch: (Int, Int) -> Bool = { _, _ in false },
+                              seed: UInt64) -> (image: WorkingImage, disc: Set<Int>, glint: Set<Int>, patch: Set<Int>) {
+        let width = 240, height = 180
+        var colors = [SIMD3<Float>](repeating: .zero, count: width * height)
+        var discPixels = Set<Int>(), glintPixels = Set<Int>(), patchPixels = Set<Int>()
+        var generator = SplitMix64(seed: seed)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                var color = backdrop(x, y)
+                if (x - disc.x) * (x - disc.x) + (y - disc.y) * (y - disc.y) < disc.radius * disc.radius {
+                    color = [200, 40, 40]
+                    discPixels.insert(index)
+                } else if patch(x, y) {
+                    color = [200, 40, 40]
+                    patchPixels.insert(index)
+                } else if x >= glint.x && x < glint.x + 14 && y >= glint.y && y < glint.y + 14 {
+                    color = [250, 250, 250]
+                    glintPixels.insert(index)
+                }
+                colors[index] = color + SIMD3((0..<3).map { _ in Float(generator.nextUnit() * 8 - 4) })
+            }
+        }
+        return (WorkingImage(width: width, height: height, colors: colors), discPixels, glintPixels, patchPixels)
     }
 
     /// The indices of the pixels `segmenter` labels subject in `image`.
