@@ -40,7 +40,12 @@ import Foundation
 /// then give a subject, so the guess never invents one. The guess alone, as the only seed
 /// or as a term of every cut, lost more than it gained.
 struct SubjectSegmenter: Sendable {
+    /// Most rounds from the frame's seed or the rectangle.
     var iterations = 3
+    /// Most rounds from the prior's guess, a blurred blob that starts farther from where
+    /// the rounds settle (validation sets, 3 -> 6: 0.875 -> 0.879 mIoU, an owl and a
+    /// marmot found; 10 changed nothing more; 6 from the rectangle too lost on the dev set).
+    var guessIterations = 6
     var components = 5
     /// Weight of the smoothness term (GrabCut's gamma) at the coarse level.
     var smoothness: Float = 50
@@ -105,8 +110,8 @@ struct SubjectSegmenter: Sendable {
         let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
         let features = SubjectSegmenter.features(of: image)
         let seed = try initialLabels(image, inBand: inBand)
-        func rounds(from labels: [UInt8]) throws -> [UInt8] {
-            try self.rounds(features, from: labels, inBand: inBand, edges: edges)
+        func rounds(from labels: [UInt8], atMost iterations: Int = iterations) throws -> [UInt8] {
+            try self.rounds(features, from: labels, inBand: inBand, edges: edges, atMost: iterations)
         }
         func carvedFromCentre() throws -> [UInt8]? {
             var rectangle = nothing
@@ -131,7 +136,7 @@ struct SubjectSegmenter: Sendable {
         if bestAgreement < settledAgreement {
             let guessed = guess.map { $0 > 0.5 ? UInt8(1) : 0 }
             if ForegroundMask.area(of: guessed) * 200 >= guessed.count {
-                let fromGuess = try rounds(from: guessed)
+                let fromGuess = try rounds(from: guessed, atMost: guessIterations)
                 consider(ForegroundMask.area(of: fromGuess) * 1000 >= fromGuess.count ? fromGuess : nil)
             }
         }
@@ -139,7 +144,8 @@ struct SubjectSegmenter: Sendable {
     }
 
     /// Alternates re-fitting and cutting until the labels settle (at most `iterations`).
-    private func rounds(_ features: [SIMD4<Float>], from labels: [UInt8], inBand: [Bool], edges: ContrastEdges) throws -> [UInt8] {
+    private func rounds(_ features: [SIMD4<Float>], from labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
+                        atMost iterations: Int) throws -> [UInt8] {
         var labels = labels
         for _ in 0..<iterations {
             try Task.checkCancellation()
