@@ -7,7 +7,9 @@ import Foundation
 /// fourth dimension, so a component learns which textures go with its colours.
 ///
 /// Fitting is deterministic: k-means++ seeding from a fixed-seed generator, a few Lloyd
-/// steps on at most `sampleLimit` points, then one hard-assignment estimate over all points.
+/// steps on about `sampleLimit` points, then one hard-assignment estimate over about
+/// `estimateLimit` (all of a half-size working image's pixels; every second or third at
+/// full working size, which left the validation sets' mIoU unchanged: 0.880 -> 0.881).
 struct FeatureMixtureModel: Sendable {
     struct Component: Sendable {
         var mean: SIMD4<Float>
@@ -19,11 +21,13 @@ struct FeatureMixtureModel: Sendable {
 
     private(set) var components: [Component]
     private static let sampleLimit = 6000
+    private static let estimateLimit = 30000
     private static let regularization: Double = 8   // variance floor, in feature units^2
 
     /// Fits `count` components to the features `samples` selects from `features`.
     init(features: UnsafeBufferPointer<SIMD4<Float>>, samples: [Int32], count: Int) {
         let centers = FeatureMixtureModel.seedCenters(features, samples, count)
+        let samples = FeatureMixtureModel.strided(samples, toAbout: FeatureMixtureModel.estimateLimit)
         // Sums in Double: a flat background sums ~1e5 equal values, and Float's rounding
         // would swamp the small variance that is left after subtracting the mean.
         var sums = [SIMD4<Double>](repeating: .zero, count: centers.count)
@@ -148,16 +152,18 @@ struct FeatureMixtureModel: Sendable {
                          inverse: (row(0), row(1), row(2), row(3)), logNormalizer: Float(logNormalizer))
     }
 
+    /// Every k-th of `samples`, k = count / `limit` (at least 1): all of them up to twice
+    /// `limit`, else between `limit` and twice as many.
+    private static func strided(_ samples: [Int32], toAbout limit: Int) -> [Int32] {
+        let stride = samples.count / limit
+        return stride <= 1 ? samples : Swift.stride(from: 0, to: samples.count, by: stride).map { samples[$0] }
+    }
+
     /// k-means++ seeds refined by a few Lloyd iterations on an evenly strided subsample.
     private static func seedCenters(_ features: UnsafeBufferPointer<SIMD4<Float>>, _ samples: [Int32],
                                     _ count: Int) -> [SIMD4<Float>] {
         guard !samples.isEmpty else { return [] }
-        let stride = max(1, samples.count / sampleLimit)
-        var points: [SIMD4<Float>] = []
-        points.reserveCapacity(samples.count / stride + 1)
-        for index in Swift.stride(from: 0, to: samples.count, by: stride) {
-            points.append(features[Int(samples[index])])
-        }
+        let points = strided(samples, toAbout: sampleLimit).map { features[Int($0)] }
         var generator = SplitMix64(seed: 0x5EED)
         var centers = KMeansSeeding.plusPlus(points, count: count, using: &generator)
         let lanes = ColorLanes.blocks(of: points)
