@@ -9,7 +9,7 @@ import Foundation
 /// Fitting is deterministic: k-means++ seeding from a fixed-seed generator, a few Lloyd
 /// steps on about `sampleLimit` points, then one hard-assignment estimate over about
 /// `estimateLimit` (all of a half-size working image's pixels; every second or third at
-/// full working size, which left the validation sets' mIoU unchanged: 0.880 -> 0.881).
+/// full working size, which left the validation sets' mIoU unchanged at 0.880).
 struct FeatureMixtureModel: Sendable {
     struct Component: Sendable {
         var mean: SIMD4<Float>

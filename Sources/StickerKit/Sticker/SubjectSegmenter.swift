@@ -53,8 +53,8 @@ struct SubjectSegmenter: Sendable {
     var smoothness: Float = 50
     /// The same at full working size (dev set: 25-35 keep thin parts, 50 loses them).
     var fineSmoothness: Float = 35
-    /// Most rounds at full working size (1 -> 2: dev set 0.867 -> 0.884 mIoU, the tree in
-    /// a storm 0.59 -> 0.84; validation sets 0.879 -> 0.880, every seed up; 3 gained nothing).
+    /// Most rounds at full working size (1 -> 2, with `fineSettling`: dev set 0.867 -> 0.883
+    /// mIoU, the tree in a storm 0.59 -> 0.84; validation sets 0.879 -> 0.880; 3 gained nothing).
     var fineIterations = 2
     /// A round at full working size that changes fewer labels than this share of the
     /// subject's area ends them: the outline has settled. Over the dev and validation sets,
