@@ -62,18 +62,18 @@ struct LowResolutionGrid: Sendable {
         }
     }
 
-    /// `plane` (`channels` interleaved, full size): the mean of each block.
-    func shrink(_ plane: [Float], channels: Int = 1) -> [Float] {
+    /// `plane` (`channels` interleaved, full size; floats or bytes): the mean of each block.
+    func shrink<Sample: ResampleSample>(_ plane: [Sample], channels: Int = 1) -> [Float] {
         var sums = [Float](repeating: 0, count: count * channels)
         sums.withUnsafeMutableBufferPointer { sums in
             plane.withUnsafeBufferPointer { plane in
                 if channels == 4 {
                     // Whole pixels as vectors: the same per-channel sums, in the same order.
-                    let source = UnsafeRawPointer(plane.baseAddress!), target = UnsafeMutableRawPointer(sums.baseAddress!)
+                    let target = UnsafeMutableRawPointer(sums.baseAddress!)
                     for y in 0..<height {
                         forEachPixel(inRow: y) { cell, x in
                             let sum = target.loadUnaligned(fromByteOffset: cell * 16, as: SIMD4<Float>.self)
-                                + source.loadUnaligned(fromByteOffset: (y * width + x) * 16, as: SIMD4<Float>.self)
+                                + Sample.four(plane, at: (y * width + x) * 4)
                             target.storeBytes(of: sum, toByteOffset: cell * 16, as: SIMD4<Float>.self)
                         }
                     }
@@ -82,7 +82,7 @@ struct LowResolutionGrid: Sendable {
                 for y in 0..<height {
                     forEachPixel(inRow: y) { cell, x in
                         let i = (y * width + x) * channels
-                        for c in 0..<channels { sums[cell * channels + c] += plane[i + c] }
+                        for c in 0..<channels { sums[cell * channels + c] += plane[i + c].sampleValue }
                     }
                 }
             }

@@ -11,16 +11,26 @@ enum Resampler {
     }
 
     /// Resamples `channels`-interleaved samples of `region` to `width` x `height` floats.
+    static func resample<Sample: ResampleSample>(_ source: UnsafeBufferPointer<Sample>, width sourceWidth: Int, height sourceHeight: Int,
+                         channels: Int, region: Region, width: Int, height: Int) -> [Float] {
+        resample(source, width: sourceWidth, height: sourceHeight, channels: channels, region: region,
+                 width: width, height: height, as: Float.self)
+    }
+
+    /// Resamples `channels`-interleaved samples of `region` to `width` x `height` samples
+    /// of type `Output` (floats, or bytes rounded and clamped to 0-255).
     ///
     /// Vertical pass first, over contiguous runs of the source rows the region touches
     /// (which the compiler vectorises), then a short horizontal pass per output row.
-    static func resample<Sample: ResampleSample>(_ source: UnsafeBufferPointer<Sample>, width sourceWidth: Int, height sourceHeight: Int,
-                         channels: Int, region: Region, width: Int, height: Int) -> [Float] {
+    static func resample<Sample: ResampleSample, Output: ResampleOutput>(
+        _ source: UnsafeBufferPointer<Sample>, width sourceWidth: Int, height sourceHeight: Int,
+        channels: Int, region: Region, width: Int, height: Int, as _: Output.Type
+    ) -> [Output] {
         let horizontal = ResampleWeights(sourceLength: sourceWidth, start: region.x, span: region.width, count: width)
         let vertical = ResampleWeights(sourceLength: sourceHeight, start: region.y, span: region.height, count: height)
         let firstColumn = Int(horizontal.indices.min() ?? 0), lastColumn = Int(horizontal.indices.max() ?? 0)
         let rowLength = (lastColumn - firstColumn + 1) * channels
-        var output = [Float](repeating: 0, count: width * height * channels)
+        var output = [Output](repeating: .zero, count: width * height * channels)
         var row = [Float](repeating: 0, count: rowLength)
         output.withUnsafeMutableBufferPointer { out in
             row.withUnsafeMutableBufferPointer { row in
@@ -59,31 +69,33 @@ enum Resampler {
     }
 
     /// Resamples one vertically filtered row into `out` starting at `base`.
-    private static func horizontalPass(_ row: UnsafeBufferPointer<Float>, _ horizontal: ResampleWeights, firstColumn: Int,
-                                       channels: Int, into out: UnsafeMutableBufferPointer<Float>, at base: Int) {
+    private static func horizontalPass<Output: ResampleOutput>(
+        _ row: UnsafeBufferPointer<Float>, _ horizontal: ResampleWeights, firstColumn: Int, channels: Int,
+        into out: UnsafeMutableBufferPointer<Output>, at base: Int
+    ) {
         horizontal.indices.withUnsafeBufferPointer { indices in
             horizontal.weights.withUnsafeBufferPointer { weights in
                 horizontal.offsets.withUnsafeBufferPointer { offsets in
                     if channels == 4 {
                         // Interleaved RGBA: one 4-lane multiply-add per tap.
                         let rowBytes = UnsafeRawPointer(row.baseAddress!)
-                        let outBytes = UnsafeMutableRawPointer(out.baseAddress!)
                         for x in 0..<(offsets.count - 1) {
                             var sum = SIMD4<Float>()
                             for tap in Int(offsets[x])..<Int(offsets[x + 1]) {
                                 let s = (Int(indices[tap]) - firstColumn) * 4
                                 sum += weights[tap] * rowBytes.loadUnaligned(fromByteOffset: s * 4, as: SIMD4<Float>.self)
                             }
-                            outBytes.storeBytes(of: sum, toByteOffset: (base + x * 4) * 4, as: SIMD4<Float>.self)
+                            Output.store(sum, into: out.baseAddress! + base + x * 4)
                         }
                         return
                     }
                     for x in 0..<(offsets.count - 1) {
-                        let target = base + x * channels
-                        for tap in Int(offsets[x])..<Int(offsets[x + 1]) {
-                            let w = weights[tap]
-                            let s = (Int(indices[tap]) - firstColumn) * channels
-                            for c in 0..<channels { out[target + c] += w * row[s + c] }
+                        for c in 0..<channels {
+                            var sum: Float = 0
+                            for tap in Int(offsets[x])..<Int(offsets[x + 1]) {
+                                sum += weights[tap] * row[(Int(indices[tap]) - firstColumn) * channels + c]
+                            }
+                            out[base + x * channels + c] = Output(resampled: sum)
                         }
                     }
                 }
@@ -97,6 +109,8 @@ protocol ResampleSample {
     var sampleValue: Float { get }
     /// Eight consecutive samples from `index` on, as floats (no bounds check).
     static func eight(_ buffer: UnsafeBufferPointer<Self>, at index: Int) -> SIMD8<Float>
+    /// Four consecutive samples from `index` on (one RGBA pixel), as floats (no bounds check).
+    static func four(_ buffer: UnsafeBufferPointer<Self>, at index: Int) -> SIMD4<Float>
 }
 
 extension UInt8: ResampleSample {
@@ -106,6 +120,11 @@ extension UInt8: ResampleSample {
     static func eight(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int) -> SIMD8<Float> {
         SIMD8<Float>(UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: SIMD8<UInt8>.self))
     }
+
+    @inline(__always)
+    static func four(_ buffer: UnsafeBufferPointer<UInt8>, at index: Int) -> SIMD4<Float> {
+        SIMD4<Float>(UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: SIMD4<UInt8>.self))
+    }
 }
 
 extension Float: ResampleSample {
@@ -114,5 +133,40 @@ extension Float: ResampleSample {
     @inline(__always)
     static func eight(_ buffer: UnsafeBufferPointer<Float>, at index: Int) -> SIMD8<Float> {
         UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    @inline(__always)
+    static func four(_ buffer: UnsafeBufferPointer<Float>, at index: Int) -> SIMD4<Float> {
+        UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: SIMD4<Float>.self)
+    }
+}
+
+/// A sample type the resampler writes: floats as computed, or bytes rounded to the nearest
+/// value and clamped to 0-255.
+protocol ResampleOutput: AdditiveArithmetic {
+    init(resampled value: Float)
+    /// Stores four consecutive outputs (one RGBA pixel) at `target`.
+    static func store(_ values: SIMD4<Float>, into target: UnsafeMutablePointer<Self>)
+}
+
+extension Float: ResampleOutput {
+    @inline(__always)
+    init(resampled value: Float) { self = value }
+
+    @inline(__always)
+    static func store(_ values: SIMD4<Float>, into target: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(target).storeBytes(of: values, as: SIMD4<Float>.self)
+    }
+}
+
+extension UInt8: ResampleOutput {
+    @inline(__always)
+    init(resampled value: Float) { self = UInt8(Swift.min(255, Swift.max(0, value)) + 0.5) }
+
+    @inline(__always)
+    static func store(_ values: SIMD4<Float>, into target: UnsafeMutablePointer<UInt8>) {
+        let bytes = SIMD4(UInt8(resampled: values.x), UInt8(resampled: values.y),
+                          UInt8(resampled: values.z), UInt8(resampled: values.w))
+        UnsafeMutableRawPointer(target).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
     }
 }

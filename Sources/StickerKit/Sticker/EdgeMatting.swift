@@ -17,9 +17,9 @@ struct EdgeMatting {
     private let foreground: LocalMeans
     private let background: LocalMeans
 
-    /// `colors` holds 4 interleaved channels (R, G, B, unused), 0-255; `hard` the binary
-    /// subject mask (0 or 1), both at output size.
-    init(colors: [Float], hard: [UInt8], width: Int, height: Int, radius: Int, subsampling: Int) {
+    /// `colors` holds RGBA bytes (alpha unused); `hard` the binary subject mask (0 or 1),
+    /// both at output size.
+    init(colors: [UInt8], hard: [UInt8], width: Int, height: Int, radius: Int, subsampling: Int) {
         let band = BoxFilter.holdsBoth(hard, width: width, height: height, radius: radius)
         let grid = LowResolutionGrid(width: width, height: height, subsampling: subsampling)
         // Per block: R, G, B sums and the count of the inside pixels and of the outside ones.
@@ -30,12 +30,11 @@ struct EdgeMatting {
                 outside.withUnsafeMutableBufferPointer { outside in
                     band.withUnsafeBufferPointer { band in
                         hard.withUnsafeBufferPointer { hard in
-                            let colorBytes = UnsafeRawPointer(colors.baseAddress!)
                             for y in 0..<height {
                                 grid.forEachPixel(inRow: y) { cell, x in
                                     let i = y * width + x
                                     guard !band[i] else { return }
-                                    var sample = colorBytes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
+                                    var sample = UInt8.four(colors, at: i * 4)
                                     sample[3] = 1
                                     if hard[i] != 0 { inside[cell] += sample } else { outside[cell] += sample }
                                 }

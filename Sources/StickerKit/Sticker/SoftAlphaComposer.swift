@@ -10,10 +10,7 @@
 enum SoftAlphaComposer {
     static func compose(_ image: RGBAImage, mask: ForegroundMask, maskScale: Double, layout: CropLayout) -> RGBAImage {
         let width = layout.outputWidth, height = layout.outputHeight
-        let colors = image.pixels.withUnsafeBufferPointer {
-            Resampler.resample($0, width: image.width, height: image.height, channels: 4, region: layout.region,
-                               width: width, height: height)
-        }
+        var pixels = opaqueColors(of: image, layout: layout)
         let region = layout.region
         let maskRegion = Resampler.Region(x: region.x * maskScale, y: region.y * maskScale,
                                           width: region.width * maskScale, height: region.height * maskScale)
@@ -26,62 +23,87 @@ enum SoftAlphaComposer {
         let radius = max(2, Int((span * 1.5).rounded(.up)))
         let subsampling = max(1, radius / 2)
         let grid = LowResolutionGrid(width: width, height: height, subsampling: subsampling)
-        let lowColors = grid.shrink(colors, channels: 4)
+        let lowColors = grid.shrink(pixels, channels: 4)
         let lowGuide = lowColors.withUnsafeBufferPointer { low in (0..<grid.count).map { luminance(low, $0) } }
         let (slope, offset) = GuidedFilter(radius: max(1, radius / subsampling), epsilon: 1e-3)
             .coefficients(mask: grid.shrink(coarse), guide: lowGuide, width: grid.lowWidth, height: grid.lowHeight)
         let coefficients = zip(slope, offset).map { SIMD2($0, $1) }
         let kinds = cellKinds(coefficients, grid: grid)
         let hard = coarse.map { $0 >= 0.5 ? UInt8(1) : 0 }
-        let matting = EdgeMatting(colors: colors, hard: hard, width: width, height: height,
+        let matting = EdgeMatting(colors: pixels, hard: hard, width: width, height: height,
                                   radius: max(3, radius), subsampling: subsampling * 2)
 
-        let pixels = assemble(colors: colors, coefficients: coefficients, kinds: kinds, matting: matting, grid: grid)
+        applyAlpha(to: &pixels, coefficients: coefficients, kinds: kinds, matting: matting, grid: grid)
         return RGBAImage(width: width, height: height, pixels: pixels)
     }
 
-    /// The sticker's RGBA bytes: q = a I + b and matting where they can change a pixel, the
-    /// flat offset and the resampled colour elsewhere. `coefficients` holds (a, b) per cell.
-    private static func assemble(colors: [Float], coefficients: [SIMD2<Float>], kinds: [CellKind],
-                                 matting: EdgeMatting, grid: LowResolutionGrid) -> [UInt8] {
+    /// The crop's colours at output size as RGBA bytes with alpha 255: the decoded bytes
+    /// themselves when the crop is not scaled, else area-averaged and rounded.
+    private static func opaqueColors(of image: RGBAImage, layout: CropLayout) -> [UInt8] {
+        let crop = layout.crop, width = layout.outputWidth, height = layout.outputHeight
+        var colors: [UInt8]
+        if width == crop.width && height == crop.height {
+            colors = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
+                image.pixels.withUnsafeBufferPointer { source in
+                    for y in 0..<height {
+                        let start = ((crop.y + y) * image.width + crop.x) * 4
+                        UnsafeMutableRawPointer(buffer.baseAddress! + y * width * 4)
+                            .copyMemory(from: source.baseAddress! + start, byteCount: width * 4)
+                    }
+                }
+                initialized = width * height * 4
+            }
+        } else {
+            colors = image.pixels.withUnsafeBufferPointer {
+                Resampler.resample($0, width: image.width, height: image.height, channels: 4, region: layout.region,
+                                   width: width, height: height, as: UInt8.self)
+            }
+        }
+        colors.withUnsafeMutableBytes { bytes in
+            for i in 0..<(width * height) {
+                let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
+                bytes.storeBytes(of: (word | 0xFF00_0000).littleEndian, toByteOffset: i * 4, as: UInt32.self)
+            }
+        }
+        return colors
+    }
+
+    /// Turns the opaque crop into the sticker in place: q = a I + b and matting where they
+    /// can change a pixel, transparent black where q is 0, and opaque pixels left as they
+    /// are. `coefficients` holds (a, b) per cell.
+    private static func applyAlpha(to pixels: inout [UInt8], coefficients: [SIMD2<Float>], kinds: [CellKind],
+                                   matting: EdgeMatting, grid: LowResolutionGrid) {
         let width = grid.width
         let columns = (0..<width).map { grid.firstColumn(of: $0) }
-        var pixels = [UInt8](repeating: 0, count: grid.width * grid.height * 4)
-        pixels.withUnsafeMutableBytes { out in
-            colors.withUnsafeBufferPointer { colors in
-                matting.band.withUnsafeBufferPointer { band in
-                    kinds.withUnsafeBufferPointer { kinds in
-                        columns.withUnsafeBufferPointer { columns in
-                            let colorBytes = UnsafeRawPointer(colors.baseAddress!)
-                            for y in 0..<grid.height {
-                                let rowKinds = kinds.baseAddress! + grid.firstCell(ofRow: y)
-                                for x in 0..<width {
-                                    let i = y * width + x
-                                    let kind = rowKinds[columns[x]], inBand = band[i]
-                                    guard inBand || kind != .transparent else { continue }
-                                    let pixel = colorBytes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
-                                    guard inBand || kind == .varying else {
-                                        out.storeBytes(of: bytes(SIMD4(pixel.x, pixel.y, pixel.z, 1)), toByteOffset: i * 4,
-                                                       as: SIMD4<UInt8>.self)
-                                        continue
-                                    }
-                                    let ab = grid.tap(x, y).sample(coefficients)
-                                    var alpha = min(1, max(0, ab.y + ab.x * luminance(colors, i)))
-                                    var color = SIMD3(pixel.x, pixel.y, pixel.z)
-                                    if inBand {
-                                        (alpha, color) = matting.refine(pixel: color, alpha: alpha, x: x, y: y)
-                                    }
-                                    let rgba = bytes(SIMD4(color, alpha))
-                                    guard rgba.w > 0 else { continue }
-                                    out.storeBytes(of: rgba, toByteOffset: i * 4, as: SIMD4<UInt8>.self)
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            matting.band.withUnsafeBufferPointer { band in
+                kinds.withUnsafeBufferPointer { kinds in
+                    columns.withUnsafeBufferPointer { columns in
+                        let bytes = UnsafeMutableRawPointer(pixels.baseAddress!)
+                        for y in 0..<grid.height {
+                            let rowKinds = kinds.baseAddress! + grid.firstCell(ofRow: y)
+                            for x in 0..<width {
+                                let i = y * width + x
+                                let kind = rowKinds[columns[x]], inBand = band[i]
+                                guard inBand || kind == .varying else {
+                                    if kind == .transparent { bytes.storeBytes(of: 0, toByteOffset: i * 4, as: UInt32.self) }
+                                    continue
                                 }
+                                let pixel = UInt8.four(UnsafeBufferPointer(pixels), at: i * 4)
+                                var color = SIMD3(pixel.x, pixel.y, pixel.z)
+                                let ab = grid.tap(x, y).sample(coefficients)
+                                var alpha = min(1, max(0, ab.y + ab.x * luminance(color)))
+                                if inBand {
+                                    (alpha, color) = matting.refine(pixel: color, alpha: alpha, x: x, y: y)
+                                }
+                                let rgba = SoftAlphaComposer.bytes(SIMD4(color, alpha))
+                                bytes.storeBytes(of: rgba.w > 0 ? rgba : .zero, toByteOffset: i * 4, as: SIMD4<UInt8>.self)
                             }
                         }
                     }
                 }
             }
         }
-        return pixels
     }
 
     /// Colour (0-255) and alpha (0-1) as rounded, clamped bytes.
@@ -135,8 +157,13 @@ enum SoftAlphaComposer {
     /// The guide: Rec. 601 luminance, 0-1, of pixel `i` of 4 interleaved channels.
     @inline(__always)
     private static func luminance(_ colors: UnsafeBufferPointer<Float>, _ i: Int) -> Float {
-        let red: Float = 0.299 * colors[i * 4], green: Float = 0.587 * colors[i * 4 + 1]
-        let blue: Float = 0.114 * colors[i * 4 + 2]
+        luminance(SIMD3(colors[i * 4], colors[i * 4 + 1], colors[i * 4 + 2]))
+    }
+
+    /// The guide: Rec. 601 luminance, 0-1, of a colour in 0-255.
+    @inline(__always)
+    private static func luminance(_ color: SIMD3<Float>) -> Float {
+        let red: Float = 0.299 * color.x, green: Float = 0.587 * color.y, blue: Float = 0.114 * color.z
         return (red + green + blue) / 255
     }
 }
