@@ -24,26 +24,41 @@ enum BoxFilter {
     /// calls `body(y, sums, rowsInWindow)` with `sums[x]` the total of column x over the
     /// window's rows (clipped at the edges). Each column's running sum takes its additions
     /// and subtractions in the order a walk down that column would.
-    private static func slideDown<Value: AdditiveArithmetic>(
-        _ rows: [Value], width: Int, height: Int, radius: Int,
-        _ body: (_ y: Int, _ sums: UnsafeBufferPointer<Value>, _ rowsInWindow: Int) -> Void
-    ) {
-        var sums = [Value](repeating: .zero, count: width)
+    private static func slideDown(_ rows: [Float], width: Int, height: Int, radius: Int,
+                                  _ body: (_ y: Int, _ sums: UnsafeBufferPointer<Float>, _ rowsInWindow: Int) -> Void) {
+        var sums = [Float](repeating: 0, count: width)
         rows.withUnsafeBufferPointer { rows in
             sums.withUnsafeMutableBufferPointer { sums in
                 var upper = -1, lower = 0   // rows in the current window
                 for y in 0..<height {
                     while upper < min(height - 1, y + radius) {
                         upper += 1
-                        for x in 0..<width { sums[x] += rows[upper * width + x] }
+                        add(rows.baseAddress! + upper * width, into: sums, sign: 1)
                     }
                     while lower < max(0, y - radius) {
-                        for x in 0..<width { sums[x] -= rows[lower * width + x] }
+                        add(rows.baseAddress! + lower * width, into: sums, sign: -1)
                         lower += 1
                     }
                     body(y, UnsafeBufferPointer(sums), upper - lower + 1)
                 }
             }
+        }
+    }
+
+    /// sums[x] += sign x row[x], eight columns at a time (sign is 1 or -1, so exact).
+    @inline(__always)
+    private static func add(_ row: UnsafePointer<Float>, into sums: UnsafeMutableBufferPointer<Float>, sign: Float) {
+        let source = UnsafeRawPointer(row), target = UnsafeMutableRawPointer(sums.baseAddress!)
+        var x = 0
+        while x + 8 <= sums.count {
+            let sum = target.loadUnaligned(fromByteOffset: x * 4, as: SIMD8<Float>.self)
+                + sign * source.loadUnaligned(fromByteOffset: x * 4, as: SIMD8<Float>.self)
+            target.storeBytes(of: sum, toByteOffset: x * 4, as: SIMD8<Float>.self)
+            x += 8
+        }
+        while x < sums.count {
+            sums[x] += sign * row[x]
+            x += 1
         }
     }
 
@@ -68,31 +83,42 @@ enum BoxFilter {
     }
 
     /// Whether the (2r+1) x (2r+1) window around each pixel, clipped at the edges, holds
-    /// both a zero and a non-zero label: the band within `radius` of a boundary. Integer
-    /// window counts, O(N) whatever the radius; both passes walk rows in memory order.
+    /// both a zero and a non-zero label: the band within `radius` of a boundary. Window
+    /// counts, O(N) whatever the radius; both passes walk rows in memory order. The counts
+    /// are whole numbers far below 2^24, so float sums are exact and vectorise (Int32 ones
+    /// pay an overflow check per addition).
     static func holdsBoth(_ labels: [UInt8], width: Int, height: Int, radius: Int) -> [Bool] {
         // Per pixel: the non-zero labels in its row's window (a prefix-sum difference).
-        var rows = [Int32](repeating: 0, count: labels.count)
+        var rows = [Float](repeating: 0, count: labels.count)
         var prefix = [Int32](repeating: 0, count: width + 1)
         labels.withUnsafeBufferPointer { labels in
             rows.withUnsafeMutableBufferPointer { rows in
                 prefix.withUnsafeMutableBufferPointer { prefix in
+                    // Windows clipped by an edge, then the unclipped middle (which vectorises).
+                    let middle = min(radius, width)..<max(min(radius, width), width - radius - 1)
                     for y in 0..<height {
                         let line = y * width
-                        for x in 0..<width { prefix[x + 1] = prefix[x] + (labels[line + x] != 0 ? 1 : 0) }
-                        for x in 0..<width {
-                            rows[line + x] = prefix[min(width, x + radius + 1)] - prefix[max(0, x - radius)]
+                        for x in 0..<width { prefix[x + 1] = prefix[x] &+ (labels[line + x] != 0 ? 1 : 0) }
+                        let (counts, row) = (UnsafeBufferPointer(prefix), rows.baseAddress! + line)
+                        let clipped = { (x: Int) in
+                            row[x] = Float(counts[min(width, x + radius + 1)] &- counts[max(0, x - radius)])
                         }
+                        for x in 0..<middle.lowerBound { clipped(x) }
+                        let (ahead, behind) = (counts.baseAddress! + radius + 1, counts.baseAddress! - radius)
+                        for x in middle { row[x] = Float(ahead[x] &- behind[x]) }
+                        for x in middle.upperBound..<width { clipped(x) }
                     }
                 }
             }
         }
-        let across = (0..<width).map { Int32(min(width - 1, $0 + radius) - max(0, $0 - radius) + 1) }
+        let across = (0..<width).map { Float(min(width - 1, $0 + radius) - max(0, $0 - radius) + 1) }
         var result = [Bool](repeating: false, count: labels.count)
         result.withUnsafeMutableBufferPointer { result in
-            slideDown(rows, width: width, height: height, radius: radius) { y, sums, rowsInWindow in
-                let down = Int32(rowsInWindow)
-                for x in 0..<width { result[y * width + x] = sums[x] > 0 && sums[x] < across[x] * down }
+            across.withUnsafeBufferPointer { across in
+                slideDown(rows, width: width, height: height, radius: radius) { y, sums, rowsInWindow in
+                    let down = Float(rowsInWindow), line = result.baseAddress! + y * width
+                    for x in 0..<width { line[x] = sums[x] > 0 && sums[x] < across[x] * down }
+                }
             }
         }
         return result
