@@ -102,4 +102,59 @@ import Testing
         #expect(abs(grid.tap(3, 3).sample(linear).x - (3 + 30)) < 1e-4)
         #expect(abs(grid.tap(0, 0).sample(linear).x - (1.5 + 15)) < 1e-4)   // clamped at the edge
     }
+
+    /// Bytes out of the resampler are the float output clamped and rounded, in the RGBA
+    /// path and the general one, shrinking and enlarging.
+    @Test(arguments: [(4, 37, 23, 19), (4, 37, 23, 61), (1, 37, 23, 19), (1, 37, 23, 61)])
+    func resampledBytesAreRoundedFloats(channels: Int, width: Int, height: Int, outputWidth: Int) {
+        var generator = SplitMix64(seed: UInt64(channels * 100 + outputWidth))
+        let source = (0..<(width * height * channels)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let region = Resampler.Region(x: 1.5, y: 0.25, width: Double(width) - 3, height: Double(height) - 1)
+        let outputHeight = outputWidth * height / width
+        let (floats, bytes) = source.withUnsafeBufferPointer { source in
+            (Resampler.resample(source, width: width, height: height, channels: channels, region: region,
+                                width: outputWidth, height: outputHeight),
+             Resampler.resample(source, width: width, height: height, channels: channels, region: region,
+                                width: outputWidth, height: outputHeight, as: UInt8.self))
+        }
+        #expect(bytes.count == floats.count)
+        for (byte, float) in zip(bytes, floats) {
+            #expect(byte == UInt8(min(255, max(0, float)).rounded(.toNearestOrEven)), "\(float)")
+        }
+    }
+
+    /// Run-based labelling against a flood fill: the same regions, numbered in raster
+    /// order of their first pixel, with the same sizes and frame contacts.
+    @Test(arguments: [(17, 9, UInt8(1)), (40, 31, UInt8(1)), (40, 31, UInt8(0)), (1, 40, UInt8(1)), (23, 1, UInt8(0))])
+    func regionsMatchAFloodFill(width: Int, height: Int, value: UInt8) {
+        var generator = SplitMix64(seed: UInt64(width * 100 + height))
+        let values = (0..<(width * height)).map { _ in generator.next() % 3 == 0 ? UInt8(1) : 0 }
+        let mask = ForegroundMask(width: width, height: height, values: values)
+        var labels = [Int32](repeating: -1, count: values.count)
+        var sizes: [Int] = [], touches: [Bool] = []
+        for start in values.indices where values[start] == value && labels[start] < 0 {
+            let label = Int32(sizes.count)
+            var stack = [start], size = 0, touchesFrame = false
+            labels[start] = label
+            while let pixel = stack.popLast() {
+                size += 1
+                let x = pixel % width, y = pixel / width
+                touchesFrame = touchesFrame || x == 0 || y == 0 || x == width - 1 || y == height - 1
+                for ny in max(0, y - 1)...min(height - 1, y + 1) {
+                    for nx in max(0, x - 1)...min(width - 1, x + 1) where values[ny * width + nx] == value && labels[ny * width + nx] < 0 {
+                        labels[ny * width + nx] = label
+                        stack.append(ny * width + nx)
+                    }
+                }
+            }
+            sizes.append(size)
+            touches.append(touchesFrame)
+        }
+        let regions = mask.regions(of: value)
+        #expect(sizes.count > 1)
+        #expect(regions.labels == labels)
+        #expect(regions.sizes == sizes)
+        #expect(regions.touchesFrame == touches)
+    }
 }
+

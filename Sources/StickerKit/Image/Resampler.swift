@@ -89,13 +89,16 @@ enum Resampler {
                         }
                         return
                     }
+                    // Pointers with the offsets folded in: no overflow-checked index arithmetic per tap.
+                    let source = row.baseAddress! - firstColumn * channels
                     for x in 0..<(offsets.count - 1) {
+                        let target = out.baseAddress! + base + x &* channels
                         for c in 0..<channels {
                             var sum: Float = 0
                             for tap in Int(offsets[x])..<Int(offsets[x + 1]) {
-                                sum += weights[tap] * row[(Int(indices[tap]) - firstColumn) * channels + c]
+                                sum += weights[tap] * source[Int(indices[tap]) &* channels &+ c]
                             }
-                            out[base + x * channels + c] = Output(resampled: sum)
+                            target[c] = Output(resampled: sum)
                         }
                     }
                 }
@@ -141,8 +144,8 @@ extension Float: ResampleSample {
     }
 }
 
-/// A sample type the resampler writes: floats as computed, or bytes rounded to the nearest
-/// value and clamped to 0-255.
+/// A sample type the resampler writes: floats as computed, or bytes clamped to 0-255 and
+/// rounded to the nearest value (ties to even).
 protocol ResampleOutput: AdditiveArithmetic {
     init(resampled value: Float)
     /// Stores four consecutive outputs (one RGBA pixel) at `target`.
@@ -161,12 +164,16 @@ extension Float: ResampleOutput {
 
 extension UInt8: ResampleOutput {
     @inline(__always)
-    init(resampled value: Float) { self = UInt8(Swift.min(255, Swift.max(0, value)) + 0.5) }
+    init(resampled value: Float) { self = UInt8(Swift.min(255, Swift.max(0, value)).rounded(.toNearestOrEven)) }
 
+    /// The four bytes round the clamped values to the nearest integer (ties to even) by
+    /// adding 2^23: the sum's mantissa then holds the integer in its low bits, with no
+    /// per-lane float-to-integer conversion.
     @inline(__always)
     static func store(_ values: SIMD4<Float>, into target: UnsafeMutablePointer<UInt8>) {
-        let bytes = SIMD4(UInt8(resampled: values.x), UInt8(resampled: values.y),
-                          UInt8(resampled: values.z), UInt8(resampled: values.w))
-        UnsafeMutableRawPointer(target).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
+        let shifted = pointwiseMin(pointwiseMax(values, .zero), SIMD4(repeating: 255)) + 8_388_608
+        let words = unsafeBitCast(shifted, to: SIMD4<UInt32>.self) & 0xFF
+        let packed = words[0] | words[1] << 8 | words[2] << 16 | words[3] << 24
+        UnsafeMutableRawPointer(target).storeBytes(of: packed.littleEndian, as: UInt32.self)
     }
 }

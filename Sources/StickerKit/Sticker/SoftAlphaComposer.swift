@@ -29,7 +29,10 @@ enum SoftAlphaComposer {
             .coefficients(mask: grid.shrink(coarse), guide: lowGuide, width: grid.lowWidth, height: grid.lowHeight)
         let coefficients = zip(slope, offset).map { SIMD2($0, $1) }
         let kinds = cellKinds(coefficients, grid: grid)
-        let hard = coarse.map { $0 >= 0.5 ? UInt8(1) : 0 }
+        let hard = [UInt8](unsafeUninitializedCapacity: coarse.count) { hard, initialized in
+            for i in coarse.indices { hard[i] = coarse[i] >= 0.5 ? 1 : 0 }
+            initialized = coarse.count
+        }
         let matting = EdgeMatting(colors: pixels, hard: hard, width: width, height: height,
                                   radius: max(3, radius), subsampling: subsampling * 2)
 
@@ -60,10 +63,15 @@ enum SoftAlphaComposer {
             }
         }
         colors.withUnsafeMutableBytes { bytes in
-            for i in 0..<(width * height) {
-                let word = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                bytes.storeBytes(of: (word | 0xFF00_0000).littleEndian, toByteOffset: i * 4, as: UInt32.self)
+            // Eight pixels at a time, as 32-bit words whose last byte in memory is alpha.
+            let opaque = SIMD8<UInt32>(repeating: UInt32(littleEndian: 0xFF00_0000))
+            var offset = 0
+            while offset + 32 <= bytes.count {
+                let block = bytes.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt32>.self)
+                bytes.storeBytes(of: block | opaque, toByteOffset: offset, as: SIMD8<UInt32>.self)
+                offset += 32
             }
+            for alpha in stride(from: offset + 3, to: bytes.count, by: 4) { bytes[alpha] = 255 }
         }
         return colors
     }
