@@ -38,4 +38,18 @@ import Testing
         #expect(worst < 4e-7, "worst error \(worst)")
         #expect(VectorMath.log(SIMD8(repeating: 1)) == SIMD8(repeating: 0))
     }
+
+    /// Whole numbers, the floats just below and above them, and halves, up to 2^22.
+    @Test func truncatedRoundsTowardZero() {
+        var values: [Float] = [0, 0.25, 0.5, 0.75, 1, 799.999, 800, 4_194_303, 4_194_303.5]
+        for whole in stride(from: Float(1), through: 4096, by: 1) {
+            values += [whole.nextDown, whole, whole.nextUp, whole + 0.5]
+        }
+        for start in stride(from: 0, to: values.count, by: 8) {
+            let lanes = SIMD8<Float>((0..<8).map { values[min(start + $0, values.count - 1)] })
+            let truncated = VectorMath.truncated(lanes)
+            for lane in 0..<8 { #expect(truncated[lane] == Int32(lanes[lane]), "\(lanes[lane])") }
+        }
+    }
 }
+

@@ -1,5 +1,5 @@
-/// exp and log on eight floats at once, for loops that would otherwise call libm once per
-/// lane.
+/// exp, log and truncation on eight floats at once, for loops that would otherwise call
+/// libm or convert once per lane.
 ///
 /// Both follow the classic scheme of Cephes' expf and logf (S. L. Moshier, "Methods and
 /// Programs for Mathematical Functions", 1989): reduce the argument by a power of two,
@@ -50,5 +50,16 @@ enum VectorMath {
         // The exponent as a float, through the same 1.5 x 2^23 trick in reverse.
         let e = unsafeBitCast(exponent &+ 0x4B40_0000, to: SIMD8<Float>.self) - 12_582_912
         return f - 0.5 * f2 + f2 * f * q + e * 0.693_147_18
+    }
+
+    /// x rounded toward zero, as integers, for 0 <= x < 2^22 (a checked per-lane conversion
+    /// would not vectorise). Adding 1.5 x 2^23 rounds to the nearest integer, which lands
+    /// in the low mantissa bits; one less where that rounded up.
+    @inline(__always)
+    static func truncated(_ x: SIMD8<Float>) -> SIMD8<Int32> {
+        let magic = SIMD8<Float>(repeating: 12_582_912)
+        let shifted = x + magic
+        let integer = unsafeBitCast(shifted, to: SIMD8<Int32>.self) &- 0x4B40_0000
+        return integer.replacing(with: integer &- 1, where: shifted - magic .> x)
     }
 }
