@@ -4,10 +4,16 @@ enum BoxFilter {
     static func mean(_ plane: [Float], width: Int, height: Int, radius: Int) -> [Float] {
         var rows = [Float](repeating: 0, count: plane.count)
         var output = [Float](repeating: 0, count: plane.count)
+        // Pixels in each column's row window, clipped at the edges.
+        let across = (0..<width).map { Float(min(width - 1, $0 + radius) - max(0, $0 - radius) + 1) }
         plane.withUnsafeBufferPointer { source in
             rows.withUnsafeMutableBufferPointer { rows in
-                for y in 0..<height {
-                    slide(source, start: y * width, count: width, radius: radius, into: rows)
+                across.withUnsafeBufferPointer { across in
+                    for y in 0..<height {
+                        let row = rows.baseAddress! + y * width
+                        slide(source.baseAddress! + y * width, count: width, radius: radius, into: row)
+                        for x in 0..<width { row[x] /= across[x] }
+                    }
                 }
             }
         }
@@ -62,23 +68,20 @@ enum BoxFilter {
         }
     }
 
-    /// Window means along one row of `count` samples.
-    private static func slide(_ source: UnsafeBufferPointer<Float>, start: Int, count: Int,
-                              radius: Int, into output: UnsafeMutableBufferPointer<Float>) {
+    /// Window sums along one row of `count` samples: each step adds the sample entering the
+    /// window, then subtracts the one leaving it (the caller divides by the window sizes in
+    /// a separate, vectorised pass).
+    private static func slide(_ source: UnsafePointer<Float>, count: Int, radius: Int,
+                              into output: UnsafeMutablePointer<Float>) {
+        guard count > 0 else { return }
+        let last = count - 1
         var sum: Float = 0
-        var lower = 0, upper = -1   // current window [lower, upper]
-        for i in 0..<count {
-            let wantedUpper = min(count - 1, i + radius)
-            while upper < wantedUpper {
-                upper += 1
-                sum += source[start + upper]
-            }
-            let wantedLower = max(0, i - radius)
-            while lower < wantedLower {
-                sum -= source[start + lower]
-                lower += 1
-            }
-            output[start + i] = sum / Float(upper - lower + 1)
+        for i in 0...min(last, radius) { sum += source[i] }
+        output[0] = sum
+        for i in 1..<count {
+            if i &+ radius <= last { sum += source[i &+ radius] }
+            if i &- radius &- 1 >= 0 { sum -= source[i &- radius &- 1] }
+            output[i] = sum
         }
     }
 

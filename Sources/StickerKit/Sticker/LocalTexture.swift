@@ -17,6 +17,7 @@ enum LocalTexture {
 
     static func features(of image: WorkingImage) -> [Float] {
         let width = image.width, height = image.height
+        guard width * height > 0 else { return [] }
         let brightness = image.colors.map { ($0.x + $0.y + $0.z) / 3 }
         let local = BoxFilter.mean(brightness, width: width, height: height, radius: 1)
         let deviation = zip(brightness, local).map { abs($0 - $1) }
@@ -25,12 +26,18 @@ enum LocalTexture {
         var features = [Float](repeating: 0, count: energy.count)
         energy.withUnsafeBufferPointer { energy in
             features.withUnsafeMutableBufferPointer { features in
-                for start in stride(from: 0, to: energy.count, by: 8) {
+                let source = UnsafeRawPointer(energy.baseAddress!), target = UnsafeMutableRawPointer(features.baseAddress!)
+                var start = 0
+                while start + 8 <= energy.count {
+                    let lanes = source.loadUnaligned(fromByteOffset: start * 4, as: SIMD8<Float>.self)
+                    target.storeBytes(of: weight * VectorMath.log(lanes + 1), toByteOffset: start * 4, as: SIMD8<Float>.self)
+                    start += 8
+                }
+                if start < energy.count {
                     var lanes = SIMD8<Float>(repeating: 0)
-                    let count = min(8, energy.count - start)
-                    for lane in 0..<count { lanes[lane] = energy[start + lane] }
+                    for lane in 0..<(energy.count - start) { lanes[lane] = energy[start + lane] }
                     let scaled = weight * VectorMath.log(lanes + 1)
-                    for lane in 0..<count { features[start + lane] = scaled[lane] }
+                    for lane in 0..<(energy.count - start) { features[start + lane] = scaled[lane] }
                 }
             }
         }
