@@ -15,9 +15,15 @@ public struct LabSamples: Sendable {
         if image.hasTransparency {
             // Premultiplied, so colour hidden under transparent pixels does not bleed in.
             var premultiplied = image.pixels
-            for i in stride(from: 0, to: premultiplied.count, by: 4) {
-                let alpha = UInt16(premultiplied[i + 3])
-                for c in 0..<3 { premultiplied[i + c] = UInt8((UInt16(premultiplied[i + c]) * alpha + 127) / 255) }
+            premultiplied.withUnsafeMutableBufferPointer { pixels in
+                // Wrapping arithmetic: at most 255 x 255 + 127, which fits; checked
+                // operations would keep the loop from vectorising.
+                for pixel in 0..<(pixels.count / 4) {
+                    let i = pixel &* 4, alpha = UInt16(pixels[i &+ 3])
+                    for c in 0..<3 {
+                        pixels[i &+ c] = UInt8(truncatingIfNeeded: (UInt16(pixels[i &+ c]) &* alpha &+ 127) / 255)
+                    }
+                }
             }
             proxy = premultiplied.withUnsafeBufferPointer {
                 Resampler.resample($0, width: image.width, height: image.height, channels: 4, region: region,

@@ -210,11 +210,7 @@ struct SubjectSegmenter: Sendable {
     /// under a quarter of the subject, all of it is used.
     func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
              trimmingSubject: Bool) -> [UInt8] {
-        var subjectSamples: [Int32] = []
-        var backgroundSamples: [Int32] = []
-        for index in labels.indices {
-            if labels[index] == 1 { subjectSamples.append(Int32(index)) } else { backgroundSamples.append(Int32(index)) }
-        }
+        var (subjectSamples, backgroundSamples) = SubjectSegmenter.indices(of: labels)
         guard !subjectSamples.isEmpty, !backgroundSamples.isEmpty else { return labels }
         let preferences = features.withUnsafeBufferPointer { features in
             let background = FeatureMixtureModel(features: features, samples: backgroundSamples, count: components)
@@ -234,6 +230,21 @@ struct SubjectSegmenter: Sendable {
             }
         }
         return SubjectSegmenter.minimumCut(preferences: preferences, edges: edges)
+    }
+
+    /// The indices of the subject's pixels (label 1) and of the others, each in order.
+    static func indices(of labels: [UInt8]) -> (subject: [Int32], background: [Int32]) {
+        let area = labels.reduce(0) { $0 &+ ($1 == 1 ? 1 : 0) }
+        func collect(_ count: Int, where isWanted: (UInt8) -> Bool) -> [Int32] {
+            [Int32](unsafeUninitializedCapacity: count) { indices, initialized in
+                initialized = 0
+                for index in labels.indices where isWanted(labels[index]) {
+                    indices[initialized] = Int32(truncatingIfNeeded: index)
+                    initialized &+= 1
+                }
+            }
+        }
+        return (collect(area) { $0 == 1 }, collect(labels.count - area) { $0 != 1 })
     }
 
     /// Labels minimising the preferences plus the edge costs, exactly (one max-flow).
