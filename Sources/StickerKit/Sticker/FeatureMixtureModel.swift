@@ -86,7 +86,11 @@ struct FeatureMixtureModel: Sendable {
                     }
                     let others = sum - 1   // log(1 + t) is t to within t^2 / 2 for small t
                     let cost = -(best + VectorMath.log(sum).replacing(with: others, where: others .< 1e-3))
-                    for lane in 0..<min(8, features.count - start) { costs[start + lane] = cost[lane] }
+                    if start + 8 <= features.count {
+                        UnsafeMutableRawPointer(costs.baseAddress! + start).storeBytes(of: cost, as: SIMD8<Float>.self)
+                    } else {
+                        for lane in 0..<(features.count - start) { costs[start + lane] = cost[lane] }
+                    }
                 }
             }
         }
