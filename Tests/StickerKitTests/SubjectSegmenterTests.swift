@@ -1,3 +1,4 @@
+import Foundation
 @testable import StickerKit
 import Testing
 
@@ -144,4 +145,53 @@ import Testing
                                                                       1, 1, 0, 0, 0, 0,
                                                                       0, 0, 0, 0, 0, 0])
     }
+
+    /// Edge capacities against the formula, on a flat grey backdrop with faint noise and
+    /// one small black square: the square's edges are hundreds of times the mean squared
+    /// difference, so exp(-beta d^2) underflows there and the capacity must be 0, never
+    /// a wrapped value; elsewhere each is the truncated gamma exp(-beta d^2) / dist
+    /// (within one unit for the vector exp's last bit), and absent neighbours get 0.
+    @Test func edgeCapacitiesFollowTheFormulaAndUnderflowToZero() {
+        let width = 100, height = 80
+        var generator = SplitMix64(seed: 7)
+        let colors = (0..<(width * height)).map { i -> SIMD3<Float> in
+            let x = i % width, y = i / width
+            if (40..<43).contains(x) && (30..<33).contains(y) { return .zero }
+            return SIMD3(repeating: 200 + Float(generator.next() % 3))
+        }
+        let image = WorkingImage(width: width, height: height, colors: colors)
+        let weight: Float = 800
+        let edges = ContrastEdges(image, weight: weight)
+        var total: Float = 0, count: Float = 0
+        var squared = [SIMD4<Float>](repeating: SIMD4(repeating: -1), count: colors.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * width + x
+                func distance(_ j: Int) -> Float { let d = colors[i] - colors[j]; return (d * d).sum() }
+                let neighbours = [(x + 1 < width, i + 1), (y + 1 < height, i + width),
+                                  (x + 1 < width && y + 1 < height, i + width + 1), (x > 0 && y + 1 < height, i + width - 1)]
+                for (lane, (exists, j)) in neighbours.enumerated() where exists {
+                    squared[i][lane] = distance(j)
+                    total += squared[i][lane]
+                    count += 1
+                }
+            }
+        }
+        let beta = count / (2 * total)
+        #expect(beta * 3 * 200 * 200 > 87, "the square's edges must underflow the exponent")
+        var underflowed = 0
+        for i in colors.indices {
+            for lane in 0..<4 {
+                let s = squared[i][lane], capacity = edges.forward[i][lane]
+                guard s >= 0 else { #expect(capacity == 0); continue }
+                let scale = lane < 2 ? weight : weight / Float(2).squareRoot()
+                let expected = Float(Foundation.exp(-Double(beta) * Double(s))) * scale
+                #expect(capacity >= 0 && Float(capacity) <= scale)
+                #expect(abs(Float(capacity) - expected.rounded(.down)) <= 1, "pixel \(i) lane \(lane): \(capacity) vs \(expected)")
+                if beta * s > 87 { underflowed += 1; #expect(capacity == 0) }
+            }
+        }
+        #expect(underflowed > 0)
+    }
 }
+

@@ -49,12 +49,15 @@ struct ContrastEdges: Sendable {
     }
 
     /// gamma exp(-beta d^2) / dist, truncated, for each forward squared distance d^2 (0
-    /// where there is no neighbour, d^2 < 0): two pixels' four neighbours per step.
+    /// where there is no neighbour, d^2 < 0): two pixels' four neighbours per step. The
+    /// exponent is floored at -87, inside `VectorMath.exp`'s range: an edge far stronger
+    /// than the photo's mean (a sharp subject on a flat backdrop) then still gets 0.
     private static func capacities(_ squared: [SIMD4<Float>], beta: Float, weight: Float) -> [SIMD4<Int32>] {
         let diagonal = weight / Float(2).squareRoot()
         let scale = SIMD8<Float>(weight, weight, diagonal, diagonal, weight, weight, diagonal, diagonal)
         func eight(_ distances: SIMD8<Float>) -> SIMD8<Int32> {
-            VectorMath.truncated(VectorMath.exp(-beta * distances) * scale).replacing(with: 0, where: distances .< 0)
+            let exponent = pointwiseMax(-beta * distances, SIMD8(repeating: -87))
+            return VectorMath.truncated(VectorMath.exp(exponent) * scale).replacing(with: 0, where: distances .< 0)
         }
         var forward = [SIMD4<Int32>](repeating: .zero, count: squared.count)
         squared.withUnsafeBufferPointer { squared in
