@@ -2,6 +2,7 @@
 /// (running sums along rows, then columns).
 enum BoxFilter {
     static func mean(_ plane: [Float], width: Int, height: Int, radius: Int) -> [Float] {
+        guard !plane.isEmpty else { return plane }
         var rows = [Float](repeating: 0, count: plane.count)
         var output = [Float](repeating: 0, count: plane.count)
         // Pixels in each column's row window, clipped at the edges.
@@ -91,6 +92,7 @@ enum BoxFilter {
     /// are whole numbers far below 2^24, so float sums are exact and vectorise (Int32 ones
     /// pay an overflow check per addition).
     static func holdsBoth(_ labels: [UInt8], width: Int, height: Int, radius: Int) -> [Bool] {
+        guard !labels.isEmpty else { return [] }
         // Per pixel: the non-zero labels in its row's window (a prefix-sum difference).
         var rows = [Float](repeating: 0, count: labels.count)
         var prefix = [Int32](repeating: 0, count: width + 1)

@@ -59,6 +59,7 @@ struct ContrastEdges: Sendable {
             let exponent = pointwiseMax(-beta * distances, SIMD8(repeating: -87))
             return VectorMath.truncated(VectorMath.exp(exponent) * scale).replacing(with: 0, where: distances .< 0)
         }
+        guard !squared.isEmpty else { return [] }
         var forward = [SIMD4<Int32>](repeating: .zero, count: squared.count)
         squared.withUnsafeBufferPointer { squared in
             forward.withUnsafeMutableBufferPointer { forward in

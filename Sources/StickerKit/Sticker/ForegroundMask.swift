@@ -25,6 +25,7 @@ struct ForegroundMask: Sendable, Equatable {
     /// time connected-component labeling based on sequential local operations", CVIU 2003,
     /// here over runs rather than pixels). O(N).
     func regions(of value: UInt8) -> (labels: [Int32], sizes: [Int], touchesFrame: [Bool]) {
+        guard !values.isEmpty else { return ([], [], []) }
         let width = self.width, height = self.height
         var runs: [(start: Int32, end: Int32, row: Int32)] = []   // inclusive ends
         var parents: [Int32] = []
