@@ -5,8 +5,7 @@ enum BoxFilter {
         guard !plane.isEmpty else { return plane }
         var rows = [Float](repeating: 0, count: plane.count)
         var output = [Float](repeating: 0, count: plane.count)
-        // Pixels in each column's row window, clipped at the edges.
-        let across = (0..<width).map { Float(min(width - 1, $0 + radius) - max(0, $0 - radius) + 1) }
+        let across = windowSizes(count: width, radius: radius)
         plane.withUnsafeBufferPointer { source in
             rows.withUnsafeMutableBufferPointer { rows in
                 across.withUnsafeBufferPointer { across in
@@ -50,6 +49,11 @@ enum BoxFilter {
                 }
             }
         }
+    }
+
+    /// Samples in each position's window along a line of `count`, clipped at the ends.
+    private static func windowSizes(count: Int, radius: Int) -> [Float] {
+        (0..<count).map { Float(min(count - 1, $0 + radius) - max(0, $0 - radius) + 1) }
     }
 
     /// sums[x] += sign x row[x], eight columns at a time (sign is 1 or -1, so exact).
@@ -116,7 +120,7 @@ enum BoxFilter {
                 }
             }
         }
-        let across = (0..<width).map { Float(min(width - 1, $0 + radius) - max(0, $0 - radius) + 1) }
+        let across = windowSizes(count: width, radius: radius)
         var result = [Bool](repeating: false, count: labels.count)
         result.withUnsafeMutableBufferPointer { result in
             across.withUnsafeBufferPointer { across in

@@ -26,17 +26,18 @@ enum LocalTexture {
         var features = [Float](repeating: 0, count: energy.count)
         energy.withUnsafeBufferPointer { energy in
             features.withUnsafeMutableBufferPointer { features in
+                let feature = { (energy: SIMD8<Float>) in weight * VectorMath.log(energy + 1) }
                 let source = UnsafeRawPointer(energy.baseAddress!), target = UnsafeMutableRawPointer(features.baseAddress!)
                 var start = 0
                 while start + 8 <= energy.count {
                     let lanes = source.loadUnaligned(fromByteOffset: start * 4, as: SIMD8<Float>.self)
-                    target.storeBytes(of: weight * VectorMath.log(lanes + 1), toByteOffset: start * 4, as: SIMD8<Float>.self)
+                    target.storeBytes(of: feature(lanes), toByteOffset: start * 4, as: SIMD8<Float>.self)
                     start += 8
                 }
                 if start < energy.count {
                     var lanes = SIMD8<Float>(repeating: 0)
                     for lane in 0..<(energy.count - start) { lanes[lane] = energy[start + lane] }
-                    let scaled = weight * VectorMath.log(lanes + 1)
+                    let scaled = feature(lanes)
                     for lane in 0..<(energy.count - start) { features[start + lane] = scaled[lane] }
                 }
             }

@@ -233,7 +233,7 @@ struct SubjectSegmenter: Sendable {
     }
 
     /// The indices of the subject's pixels (label 1) and of the others, each in order.
-    static func indices(of labels: [UInt8]) -> (subject: [Int32], background: [Int32]) {
+    private static func indices(of labels: [UInt8]) -> (subject: [Int32], background: [Int32]) {
         let area = labels.reduce(0) { $0 &+ ($1 == 1 ? 1 : 0) }
         func collect(_ count: Int, where isWanted: (UInt8) -> Bool) -> [Int32] {
             [Int32](unsafeUninitializedCapacity: count) { indices, initialized in
