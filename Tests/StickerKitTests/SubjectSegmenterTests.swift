@@ -96,6 +96,44 @@ import Testing
         #expect(stray * 100 <= disc.count, "backdrop pixels in the subject: \(stray)")
     }
 
+    /// A red disc cut by the frame's right edge and a smooth grey square in the middle, on
+    /// a grey backdrop with noise of +-60 per channel, whose frame model then explains every
+    /// colour in the picture: colour seeding finds nothing, and only the central
+    /// rectangle's rounds can give a subject. They carve out the square (asserted). The
+    /// prior doubts it, and the rounds from its guess find the disc. (Until version 17 the
+    /// rectangle's result was kept whenever seeding found nothing.)
+    @Test func withoutASeededSubjectThePriorsGuessCorrectsTheRectangle() throws {
+        let width = 240, height = 180
+        var colors = [SIMD3<Float>](repeating: .zero, count: width * height)
+        var disc = Set<Int>(), square = Set<Int>()
+        var generator = SplitMix64(seed: 3)
+        func noise(_ amplitude: Float) -> SIMD3<Float> {
+            SIMD3((0..<3).map { _ in Float(generator.nextUnit()) * 2 * amplitude - amplitude })
+        }
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                if (x - 215) * (x - 215) + (y - 95) * (y - 95) < 50 * 50 {
+                    colors[index] = [190, 70, 60] + noise(4)
+                    disc.insert(index)
+                } else if abs(x - 100) < 15 && abs(y - 90) < 15 {
+                    colors[index] = [130, 120, 110] + noise(4)
+                    square.insert(index)
+                } else {
+                    colors[index] = [130, 120, 110] + noise(60)
+                }
+            }
+        }
+        let image = WorkingImage(width: width, height: height, colors: colors)
+        let rectangleOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0), image)
+        #expect(rectangleOnly.intersection(square).count * 10 >= square.count * 9 && rectangleOnly.intersection(disc).isEmpty,
+                "rectangle alone: \(rectangleOnly.intersection(square).count) square and \(rectangleOnly.intersection(disc).count) disc pixels")
+        let chosen = try subjectPixels(SubjectSegmenter(), image)
+        let found = chosen.intersection(disc).count, stray = chosen.subtracting(disc).count
+        #expect(found * 100 >= disc.count * 98, "disc pixels found: \(found) of \(disc.count)")
+        #expect(stray * 100 <= disc.count * 2, "backdrop pixels in the subject: \(stray)")
+    }
+
     /// A 240x180 picture with noise of +-4 per channel: the `backdrop` colour at (x, y), a
     /// red disc, a red `patch` where it says so, and a white 14x14 glint from `glint`; with
     /// the pixels of the disc, the glint and the patch.

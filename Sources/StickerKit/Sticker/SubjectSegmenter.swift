@@ -38,9 +38,11 @@ import Foundation
 /// two, the rounds run a third time, seeded with the guess itself (p > 0.5): a subject
 /// cut by the frame, whose colours then sit in the frame's model, is often found only
 /// that way. Of the results, the one the learned guess agrees with best (soft IoU) is
-/// kept. Without a seeded result the guess is not asked: only the rectangle's result can
-/// then give a subject, so the guess never invents one. The guess alone, as the only seed
-/// or as a term of every cut, lost more than it gained.
+/// kept. Without a seeded result, only the rectangle's can give a subject, so the guess
+/// never invents one; but when the rectangle's result is one, the guess is asked as usual
+/// and its own start may replace it (a lake band carved out of the centre gives way to the
+/// turkey beside it). The guess alone, as the only seed or as a term of every cut, lost
+/// more than it gained.
 struct SubjectSegmenter: Sendable {
     /// Most rounds from the frame's seed or the rectangle.
     var iterations = 3
@@ -132,18 +134,21 @@ struct SubjectSegmenter: Sendable {
             return ForegroundMask.area(of: carved) < ForegroundMask.area(of: rectangle) ? carved : nil
         }
         let seeded = ForegroundMask.area(of: seed) * 500 >= seed.count ? try rounds(from: seed) : nothing
+        let hasSeeded = ForegroundMask.area(of: seeded) * 1000 >= seeded.count
         // Without a seeded subject the frame explains the picture: only the rectangle may
-        // still carve one out, and the prior never invents one.
-        guard ForegroundMask.area(of: seeded) * 1000 >= seeded.count else { return try carvedFromCentre() ?? nothing }
+        // still carve one out (a speck is returned as it is, for the caller to reject), and
+        // the prior never invents one, though its own start may replace the rectangle's.
+        let first = hasSeeded ? seeded : try carvedFromCentre() ?? nothing
+        guard ForegroundMask.area(of: first) * 1000 >= first.count else { return first }
 
         try Task.checkCancellation()
         let guess = SubjectPrior(image).probabilities(width: image.width, height: image.height)
-        var best = seeded, bestAgreement = SubjectPrior.agreement(seeded, guess)
+        var best = first, bestAgreement = SubjectPrior.agreement(first, guess)
         func consider(_ result: [UInt8]?) {
             guard let result, case let agreement = SubjectPrior.agreement(result, guess), agreement > bestAgreement else { return }
             (best, bestAgreement) = (result, agreement)
         }
-        if bestAgreement < settledAgreement { consider(try carvedFromCentre()) }
+        if hasSeeded && bestAgreement < settledAgreement { consider(try carvedFromCentre()) }
         if bestAgreement < settledAgreement {
             let guessed = guess.map { $0 > 0.5 ? UInt8(1) : 0 }
             if ForegroundMask.area(of: guessed) * 200 >= guessed.count {
