@@ -184,6 +184,33 @@ import Testing
                                                                       0, 0, 0, 0, 0, 0])
     }
 
+    /// Of five subject regions, only those along the frame other than the largest, with a
+    /// mean probability below the limit, go: the right-hand column (mean 0.05). The largest
+    /// stays though it touches the frame and is unlikely (0.0), and so do a likely region
+    /// on the frame (0.8) and an unlikely one inside (0.0). With no secondary region on the
+    /// frame, the probabilities are never asked for.
+    @Test func unlikelySecondaryRegionsAlongTheFrameAreDropped() {
+        let mask = ForegroundMask(width: 8, height: 5, values: [1, 1, 1, 0, 0, 0, 0, 1,
+                                                                1, 1, 1, 0, 0, 0, 0, 1,
+                                                                1, 1, 1, 0, 1, 0, 0, 1,
+                                                                0, 0, 0, 0, 0, 0, 0, 0,
+                                                                0, 0, 0, 0, 0, 1, 1, 0])
+        let probabilities: [Float] = [0, 0, 0, 0, 0, 0, 0, 0.1,
+                                      0, 0, 0, 0, 0, 0, 0, 0.05,
+                                      0, 0, 0, 0, 0, 0, 0, 0,
+                                      0, 0, 0, 0, 0, 0, 0, 0,
+                                      0, 0, 0, 0, 0, 0.8, 0.8, 0]
+        #expect(mask.droppingFrameRegions(below: 0.1) { probabilities }.values == [1, 1, 1, 0, 0, 0, 0, 0,
+                                                                                 1, 1, 1, 0, 0, 0, 0, 0,
+                                                                                 1, 1, 1, 0, 1, 0, 0, 0,
+                                                                                 0, 0, 0, 0, 0, 0, 0, 0,
+                                                                                 0, 0, 0, 0, 0, 1, 1, 0])
+        var asked = false
+        let alone = ForegroundMask(width: 4, height: 3, values: [0, 0, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0])
+        #expect(alone.droppingFrameRegions(below: 0.1) { asked = true; return [] }.values == alone.values)
+        #expect(!asked)
+    }
+
     /// Edge capacities against the formula, on a flat grey backdrop with faint noise and
     /// one small black square: the square's edges are hundreds of times the mean squared
     /// difference, so exp(-beta d^2) underflows there and the capacity must be 0, never

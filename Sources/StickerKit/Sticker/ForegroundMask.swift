@@ -112,6 +112,26 @@ struct ForegroundMask: Sendable, Equatable {
         return result
     }
 
+    /// This mask without the subject regions, other than the largest, that touch the frame
+    /// and over which the mean of `probabilities` (one per pixel of the same grid, asked
+    /// for only when there is such a region) is below `limit`.
+    func droppingFrameRegions(below limit: Float, unlikelyUnder probabilities: () -> [Float]) -> ForegroundMask {
+        let subject = regions(of: 1)
+        guard let largest = subject.sizes.indices.max(by: { subject.sizes[$0] < subject.sizes[$1] }),
+              subject.sizes.indices.contains(where: { $0 != largest && subject.touchesFrame[$0] }) else { return self }
+        let probabilities = probabilities()
+        var sums = [Float](repeating: 0, count: subject.sizes.count)
+        for index in values.indices where values[index] == 1 { sums[Int(subject.labels[index])] += probabilities[index] }
+        let dropped = subject.sizes.indices.map { region in
+            region != largest && subject.touchesFrame[region] && sums[region] < limit * Float(subject.sizes[region])
+        }
+        var result = self
+        for index in values.indices where values[index] == 1 && dropped[Int(subject.labels[index])] {
+            result.values[index] = 0
+        }
+        return result
+    }
+
     /// This mask without the subject regions that share no pixel with the subject of
     /// `other` (labels of the same grid).
     func keepingRegions(overlapping other: [UInt8]) -> ForegroundMask {

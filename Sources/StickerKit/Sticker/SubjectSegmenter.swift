@@ -42,7 +42,8 @@ import Foundation
 /// never invents one; but when the rectangle's result is one, the guess is asked as usual
 /// and its own start may replace it (a lake band carved out of the centre gives way to the
 /// turkey beside it). The guess alone, as the only seed or as a term of every cut, lost
-/// more than it gained.
+/// more than it gained. It has the last word on one thing: a subject region along the
+/// frame, other than the largest, in which it sees almost no subject is dropped.
 struct SubjectSegmenter: Sendable {
     /// Most rounds from the frame's seed or the rectangle.
     var iterations = 3
@@ -75,15 +76,25 @@ struct SubjectSegmenter: Sendable {
     /// results too gained 0.0006 and cost the rectangle's rounds on 60% of the photos).
     var settledAgreement: Float = 0.7
 
+    /// A subject region that touches the frame, other than the largest, is dropped when the
+    /// subject prior's mean probability over it is below this: background the colour models
+    /// took in because the frame never shows its colours (boats along the shore beside a
+    /// turkey, a red leaf at the edge beside a wheel). Over the validation sets, 0.1 and 0.2
+    /// dropped the same regions (0.887 -> 0.890 mIoU, three cases up, none down); the
+    /// largest region is kept whatever the prior says (allowed to go too, at 0.2 it took
+    /// the dev set's lion, whose outline the prior misses).
+    var frameRegionDoubt: Float = 0.1
+
     /// Below this short side the coarse level is skipped.
     static let minimumCoarseSide = 48
 
     func segment(_ image: WorkingImage) throws -> ForegroundMask {
         guard min(image.width, image.height) >= 2 * SubjectSegmenter.minimumCoarseSide else {
-            return ForegroundMask(width: image.width, height: image.height, values: try grabCut(image))
+            let (labels, prior) = try grabCut(image)
+            return droppingUnlikelyFrameRegions(ForegroundMask(width: image.width, height: image.height, values: labels), prior)
         }
         let coarse = image.halved()
-        let coarseLabels = try grabCut(coarse)
+        let (coarseLabels, prior) = try grabCut(coarse)
         var labels = [UInt8](repeating: 0, count: image.width * image.height)
         for y in 0..<image.height {
             let cy = min(y / 2, coarse.height - 1)
@@ -95,7 +106,15 @@ struct SubjectSegmenter: Sendable {
         let edges = ContrastEdges(image, weight: fineSmoothness * SubjectSegmenter.unit)
         let refined = try rounds(SubjectSegmenter.features(of: image), from: labels, inBand: frameBand(image), edges: edges,
                                  atMost: fineIterations, settlingWithin: fineSettling, trimmingSubject: false)
-        return ForegroundMask(width: image.width, height: image.height, values: refined).keepingRegions(overlapping: labels)
+        let kept = ForegroundMask(width: image.width, height: image.height, values: refined).keepingRegions(overlapping: labels)
+        return droppingUnlikelyFrameRegions(kept, prior)
+    }
+
+    /// `mask` without the secondary regions along the frame that `prior` finds no subject
+    /// in (see `frameRegionDoubt`).
+    private func droppingUnlikelyFrameRegions(_ mask: ForegroundMask, _ prior: SubjectPrior?) -> ForegroundMask {
+        guard let prior else { return mask }
+        return mask.droppingFrameRegions(below: frameRegionDoubt) { prior.probabilities(width: mask.width, height: mask.height) }
     }
 
     /// Pixels along the frame, where the background is expected.
@@ -113,12 +132,13 @@ struct SubjectSegmenter: Sendable {
 
     /// GrabCut's rounds on one image from the frame's seed and, while the subject prior
     /// doubts the best result so far, from the central rectangle and then from the prior's
-    /// own guess; keeps the result the prior agrees with most.
-    private func grabCut(_ image: WorkingImage) throws -> [UInt8] {
+    /// own guess; keeps the result the prior agrees with most. Returns it with the prior,
+    /// which is nil when no result was a subject to judge.
+    private func grabCut(_ image: WorkingImage) throws -> (labels: [UInt8], prior: SubjectPrior?) {
         let inBand = frameBand(image)
         let nothing = [UInt8](repeating: 0, count: inBand.count)
         // A picture that is all frame (a single row or column) has no inside to hold a subject.
-        guard inBand.contains(false) else { return nothing }
+        guard inBand.contains(false) else { return (nothing, nil) }
         let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
         let features = SubjectSegmenter.features(of: image)
         let seed = try initialLabels(image, inBand: inBand)
@@ -139,10 +159,11 @@ struct SubjectSegmenter: Sendable {
         // still carve one out (a speck is returned as it is, for the caller to reject), and
         // the prior never invents one, though its own start may replace the rectangle's.
         let first = hasSeeded ? seeded : try carvedFromCentre() ?? nothing
-        guard ForegroundMask.area(of: first) * 1000 >= first.count else { return first }
+        guard ForegroundMask.area(of: first) * 1000 >= first.count else { return (first, nil) }
 
         try Task.checkCancellation()
-        let guess = SubjectPrior(image).probabilities(width: image.width, height: image.height)
+        let prior = SubjectPrior(image)
+        let guess = prior.probabilities(width: image.width, height: image.height)
         var best = first, bestAgreement = SubjectPrior.agreement(first, guess)
         func consider(_ result: [UInt8]?) {
             guard let result, case let agreement = SubjectPrior.agreement(result, guess), agreement > bestAgreement else { return }
@@ -156,7 +177,7 @@ struct SubjectSegmenter: Sendable {
                 consider(ForegroundMask.area(of: fromGuess) * 1000 >= fromGuess.count ? fromGuess : nil)
             }
         }
-        return best
+        return (best, prior)
     }
 
     /// Alternates re-fitting and cutting (`cut`) until a round changes at most `tolerance`
