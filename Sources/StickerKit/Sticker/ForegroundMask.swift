@@ -122,14 +122,9 @@ struct ForegroundMask: Sendable, Equatable {
         let probabilities = probabilities()
         var sums = [Float](repeating: 0, count: subject.sizes.count)
         for index in values.indices where values[index] == 1 { sums[Int(subject.labels[index])] += probabilities[index] }
-        let dropped = subject.sizes.indices.map { region in
+        return removingSubjectRegions(subject.labels) { region in
             region != largest && subject.touchesFrame[region] && sums[region] < limit * Float(subject.sizes[region])
         }
-        var result = self
-        for index in values.indices where values[index] == 1 && dropped[Int(subject.labels[index])] {
-            result.values[index] = 0
-        }
-        return result
     }
 
     /// This mask without the subject regions that share no pixel with the subject of
@@ -140,8 +135,14 @@ struct ForegroundMask: Sendable, Equatable {
         for index in values.indices where values[index] == 1 && other[index] == 1 {
             overlaps[Int(subject.labels[index])] = true
         }
+        return removingSubjectRegions(subject.labels) { !overlaps[$0] }
+    }
+
+    /// This mask with the subject regions that `isRemoved` picks (by their number in
+    /// `labels`, from `regions(of: 1)`) set to background.
+    private func removingSubjectRegions(_ labels: [Int32], where isRemoved: (Int) -> Bool) -> ForegroundMask {
         var result = self
-        for index in values.indices where values[index] == 1 && !overlaps[Int(subject.labels[index])] {
+        for index in values.indices where values[index] == 1 && isRemoved(Int(labels[index])) {
             result.values[index] = 0
         }
         return result
