@@ -16,27 +16,26 @@ public enum InputFile {
         guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile }
         let size = Int(info.st_size)
         guard size > 0 else { throw .empty }
-        var data = Data(count: size)
-        var failure: Int32 = 0
-        let count = data.withUnsafeMutableBytes { raw -> Int in
-            var offset = 0
-            while offset < size {
-                let got = Foundation.read(descriptor, raw.baseAddress! + offset, size - offset)
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return offset
-                }
-                if got == 0 { break }
-                offset += got
+        // Not Data(count:): zeroing the buffer first costs as much as reading into it.
+        guard let buffer = malloc(size) else { throw .cannotRead(reason: String(cString: strerror(ENOMEM))) }
+        var count = 0
+        while count < size {
+            let got = Foundation.read(descriptor, buffer + count, size - count)
+            if got < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                free(buffer)
+                throw .cannotRead(reason: reason)
             }
-            return offset
+            if got == 0 { break }
+            count += got
         }
-        if failure != 0 { throw .cannotRead(reason: String(cString: strerror(failure))) }
         // A file that shrank while being read is read as it now is.
-        if count < size { data.removeSubrange(count...) }
-        guard !data.isEmpty else { throw .empty }
-        return data
+        guard count > 0 else {
+            free(buffer)
+            throw .empty
+        }
+        return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
     }
 }
 
