@@ -1,6 +1,7 @@
 import Foundation
 @testable import StickerKit
 import Testing
+import TestSupport
 
 /// `SubjectSegmenter`: one GrabCut round with and without trimming the subject's model,
 /// and the subject prior's choice between the seeded and the rectangle's results.
@@ -166,8 +167,36 @@ import Testing
 
     /// The indices of the pixels `segmenter` labels subject in `image`.
     private func subjectPixels(_ segmenter: SubjectSegmenter, _ image: WorkingImage) throws -> Set<Int> {
-        let mask = try segmenter.segment(image)
+        let mask = try segmenter.segment(image, refinedAt: image)
         return Set(mask.values.indices.filter { mask.values[$0] != 0 })
+    }
+
+    /// The subject is found at working size and its outline refined at a larger size: the
+    /// mask comes back at the refinement's size, follows the truth there, and keeps a bar
+    /// 2.5 refinement pixels wide.
+    @Test func outlineIsRefinedAtTheRefinementSize() throws {
+        let scene = Scene(width: 960, height: 720, background: .texture([120, 150, 110], amplitude: 25),
+                          shapes: [(.disc(x: 480, y: 330, radius: 170), [200, 60, 50]),
+                                   (.bar(x0: 480, y0: 500, x1: 480, y1: 640, thickness: 5), [200, 60, 50])])
+        let (photo, truth) = scene.render()
+        let mask = try SubjectSegmenter().segment(WorkingImage(photo, longSide: 400),
+                                                  refinedAt: WorkingImage(photo, longSide: 480))
+        #expect(mask.width == 480 && mask.height == 360)
+        // The truth at the refinement's size: 2x2 box averages.
+        var expected = [Float](repeating: 0, count: 480 * 360), bar = 0, barFound = 0
+        for y in 0..<360 {
+            for x in 0..<480 {
+                let top = 2 * y * 960 + 2 * x, bottom = top + 960
+                expected[y * 480 + x] = (truth[top] + truth[top + 1] + truth[bottom] + truth[bottom + 1]) / 4
+                if y >= 260 && y < 315 && expected[y * 480 + x] >= 0.5 {
+                    bar += 1
+                    barFound += Int(mask.values[y * 480 + x])
+                }
+            }
+        }
+        let iou = TestFiles.iou(mask.values.map(Float.init), expected)
+        #expect(iou > 0.97, "IoU \(iou)")
+        #expect(bar > 0 && barFound * 10 >= bar * 8, "bar pixels found: \(barFound) of \(bar)")
     }
 
     /// The full-size cut may reshape a subject region but not add one: regions with no

@@ -7,7 +7,7 @@ public struct ProcessingOptions: Sendable, Hashable, Codable {
     public var maxPixels: Int
 
     /// Bumped whenever an algorithm change alters outputs, so old cache entries miss.
-    public static let algorithmVersion = 18
+    public static let algorithmVersion = 19
 
     public init(sticker: StickerOptions = StickerOptions(), colorCount: Int = 5,
                 maxPixels: Int = DecodeOptions.defaultMaxPixels) {
@@ -21,6 +21,6 @@ public struct ProcessingOptions: Sendable, Hashable, Codable {
     public var fingerprint: String {
         let maxSize = sticker.maxSize.map(String.init) ?? "original"
         return "v\(ProcessingOptions.algorithmVersion);max-size=\(maxSize);margin=\(sticker.margin);"
-            + "working=\(sticker.workingSize);colors=\(colorCount)"
+            + "working=\(sticker.workingSize);refinement=\(sticker.refinementSize);colors=\(colorCount)"
     }
 }

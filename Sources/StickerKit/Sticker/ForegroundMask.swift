@@ -1,4 +1,4 @@
-/// A binary subject mask at working size: 1 for subject, 0 for background.
+/// A binary subject mask at segmentation size: 1 for subject, 0 for background.
 struct ForegroundMask: Sendable, Equatable {
     let width: Int
     let height: Int

@@ -1,10 +1,10 @@
 /// Lifts the main subject out of a decoded photo as a cropped, transparent sticker.
 ///
 /// A photo that already carries meaningful alpha keeps its own alpha exactly. Otherwise
-/// `SubjectSegmenter` finds the subject at working size; `SoftAlphaComposer` scales the
-/// mask to the output size, refines it against the photo (guided filter, then edge
-/// matting with decontaminated colours) and the result is cropped to the subject plus a
-/// margin.
+/// `SubjectSegmenter` finds the subject at working size and refines its outline at the
+/// (larger) refinement size; `SoftAlphaComposer` scales the mask to the output size,
+/// refines it against the photo (guided filter, then edge matting with decontaminated
+/// colours) and the result is cropped to the subject plus a margin.
 ///
 ///     let sticker = try StickerExtractor().extract(from: decoded)
 public struct StickerExtractor: Sendable {
@@ -53,18 +53,23 @@ public struct StickerExtractor: Sendable {
     private func segmentAndCut(_ decoded: DecodedImage, working: WorkingImage) throws -> (sticker: Sticker, segment: Double) {
         let image = decoded.image
         let (mask, segmentTime) = try StageTimings.measure {
-            try SubjectSegmenter().segment(working).cleaned(keepingRegionsAbove: 0.08, fillingHolesBelow: 0.002)
+            let refinement = WorkingImage(image, longSide: options.refinementSize)
+            return try SubjectSegmenter().segment(working, refinedAt: refinement)
+                .cleaned(keepingRegionsAbove: 0.08, fillingHolesBelow: 0.002)
         }
         guard mask.area * 1000 >= mask.values.count, let bounds = mask.bounds else {
             throw StickerError.noSubjectFound
         }
-        let toDecoded = 1 / working.scale
+        // The mask is at the refinement's size, or at the working size for a sliver too
+        // narrow for the coarse level; either way its scale is its width over the photo's.
+        let maskScale = Double(mask.width) / Double(image.width)
+        let toDecoded = 1 / maskScale
         let layout = CropLayout(
             subject: (Double(bounds.minX) * toDecoded, Double(bounds.minY) * toDecoded,
                       Double(bounds.maxX + 1) * toDecoded, Double(bounds.maxY + 1) * toDecoded),
             imageWidth: image.width, imageHeight: image.height, options: options)
         try Task.checkCancellation()
-        let output = SoftAlphaComposer.compose(image, mask: mask, maskScale: working.scale, layout: layout)
+        let output = SoftAlphaComposer.compose(image, mask: mask, maskScale: maskScale, layout: layout)
         return (sticker(output, layout: layout, decoded: decoded), segmentTime)
     }
 

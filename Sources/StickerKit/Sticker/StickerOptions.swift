@@ -4,12 +4,15 @@ public struct StickerOptions: Sendable, Hashable, Codable {
     public var maxSize: Int?
     /// Transparent margin around the subject, in output pixels (clipped at the photo's edge).
     public var margin: Int
-    /// Long side of the image the subject is segmented at.
+    /// Long side of the image the subject is found at (the search runs at half of it).
     public var workingSize: Int
+    /// Long side of the image the subject's outline is refined at (`SubjectSegmenter`).
+    public var refinementSize: Int
 
-    public init(maxSize: Int? = 1024, margin: Int = 8, workingSize: Int = 400) {
+    public init(maxSize: Int? = 1024, margin: Int = 8, workingSize: Int = 400, refinementSize: Int = 480) {
         self.maxSize = maxSize
         self.margin = margin
         self.workingSize = workingSize
+        self.refinementSize = refinementSize
     }
 }
