@@ -189,6 +189,32 @@ import TestSupport
         #expect(throws: StickerError.noSubjectFound) { try extract(scene) }
     }
 
+    /// A studio backdrop with nothing on it: lit in the middle, falling off towards the
+    /// frame. Colour seeding takes the lit centre for a subject (version 19 made a sticker
+    /// of 58% of the picture); the subject prior sees no subject anywhere, so there is none.
+    @Test func litBackdropWithNothingOnItHasNoSubject() throws {
+        let width = 400, height = 300
+        var generator = SplitMix64(seed: 5)
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let dx = Double(x) / Double(width / 2) - 1, dy = Double(y) / Double(height / 2) - 1
+                let t = pow(min(1, ((dx * dx + dy * dy) / 2).squareRoot()), 1.5)
+                for (channel, (centre, edge)) in [(235.0, 150.0), (230, 145), (225, 140)].enumerated() {
+                    let value = centre * (1 - t) + edge * t + generator.nextUnit() * 4 - 2
+                    pixels[(y * width + x) * 4 + channel] = UInt8(max(0, min(255, value.rounded())))
+                }
+            }
+        }
+        let image = RGBAImage(width: width, height: height, pixels: pixels)
+        let working = WorkingImage(image, longSide: 400)
+        let guess = SubjectPrior(working.halved()).probabilities(width: working.width / 2, height: working.height / 2)
+        #expect(guess.allSatisfy { $0 < 0.5 }, "the prior's highest probability: \(guess.max() ?? 0)")
+        #expect(throws: StickerError.noSubjectFound) {
+            try StickerExtractor().extract(from: ImageDecoder.decode(TestFiles.png(image)))
+        }
+    }
+
     @Test func maxSizeBoundsTheLongSide() throws {
         let scene = Scene(width: 400, height: 300, background: .plain([235, 232, 225]),
                           shapes: [(.rectangle(x: 50, y: 40, width: 300, height: 200), [50, 120, 200])])

@@ -46,7 +46,9 @@ import Foundation
 /// never invents one; but when the rectangle's result is one, the guess is asked as usual
 /// and its own start may replace it (a lake band carved out of the centre gives way to the
 /// turkey beside it). The guess alone, as the only seed or as a term of every cut, lost
-/// more than it gained. It has the last word on one thing: a subject region along the
+/// more than it gained. It has the last word on two things: where it sees no subject at
+/// all (no pixel more likely subject than not), there is none, whatever the colours found
+/// (a studio backdrop's lit centre, a patch of far shore); and a subject region along the
 /// frame, other than the largest, in which it sees almost no subject is dropped.
 struct SubjectSegmenter: Sendable {
     /// Most rounds from the frame's seed or the rectangle.
@@ -178,6 +180,9 @@ struct SubjectSegmenter: Sendable {
         try Task.checkCancellation()
         let prior = SubjectPrior(image)
         let guess = prior.probabilities(width: image.width, height: image.height)
+        // Over the dev and validation sets every photo with a subject has a pixel at 0.88 or
+        // more; 18 of the 65 subject-free photos given a sticker had none above 0.43.
+        guard guess.contains(where: { $0 > 0.5 }) else { return (nothing, nil) }
         var best = first, bestAgreement = SubjectPrior.agreement(first, guess)
         func consider(_ result: [UInt8]?) {
             guard let result, case let agreement = SubjectPrior.agreement(result, guess), agreement > bestAgreement else { return }
