@@ -21,7 +21,7 @@ enum Resampler {
     /// of type `Output` (floats, or bytes rounded and clamped to 0-255).
     ///
     /// Vertical pass first, over contiguous runs of the source rows the region touches
-    /// (which the compiler vectorises), then a short horizontal pass per output row.
+    /// (eight samples at a time), then a short horizontal pass per output row.
     static func resample<Sample: ResampleSample, Output: ResampleOutput>(
         _ source: UnsafeBufferPointer<Sample>, width sourceWidth: Int, height sourceHeight: Int,
         channels: Int, region: Region, width: Int, height: Int, as _: Output.Type
@@ -30,40 +30,49 @@ enum Resampler {
         let vertical = ResampleWeights(sourceLength: sourceHeight, start: region.y, span: region.height, count: height)
         let firstColumn = Int(horizontal.indices.min() ?? 0), lastColumn = Int(horizontal.indices.max() ?? 0)
         let rowLength = (lastColumn - firstColumn + 1) * channels
+        // Where each vertical tap's source run starts.
+        let starts = vertical.indices.map { (Int($0) * sourceWidth + firstColumn) * channels }
         var output = [Output](repeating: .zero, count: width * height * channels)
         var row = [Float](repeating: 0, count: rowLength)
         output.withUnsafeMutableBufferPointer { out in
             row.withUnsafeMutableBufferPointer { row in
-                for y in 0..<height {
-                    row.update(repeating: 0)
-                    for tap in Int(vertical.offsets[y])..<Int(vertical.offsets[y + 1]) {
-                        let start = (Int(vertical.indices[tap]) * sourceWidth + firstColumn) * channels
-                        accumulate(source, from: start, weight: vertical.weights[tap], into: row, count: rowLength)
+                starts.withUnsafeBufferPointer { starts in
+                    vertical.weights.withUnsafeBufferPointer { weights in
+                        for y in 0..<height {
+                            let taps = Int(vertical.offsets[y])..<Int(vertical.offsets[y + 1])
+                            filterRows(source, starts: UnsafeBufferPointer(rebasing: starts[taps]),
+                                       weights: UnsafeBufferPointer(rebasing: weights[taps]), into: row, count: rowLength)
+                            horizontalPass(UnsafeBufferPointer(row), horizontal, firstColumn: firstColumn, channels: channels,
+                                           into: out, at: y * width * channels)
+                        }
                     }
-                    horizontalPass(UnsafeBufferPointer(row), horizontal, firstColumn: firstColumn, channels: channels,
-                                   into: out, at: y * width * channels)
                 }
             }
         }
         return output
     }
 
-    /// row[i] += weight x source[start + i] for i < count, eight samples at a time.
+    /// row[i] = the sum over taps t, in order, of weights[t] x source[starts[t] + i], for
+    /// i < count, eight samples at a time: each run of eight is summed in registers and
+    /// stored once, not loaded and stored again per tap (same sums, same order).
     @inline(__always)
-    private static func accumulate<Sample: ResampleSample>(_ source: UnsafeBufferPointer<Sample>, from start: Int,
-                                                           weight: Float, into row: UnsafeMutableBufferPointer<Float>,
-                                                           count: Int) {
+    private static func filterRows<Sample: ResampleSample>(_ source: UnsafeBufferPointer<Sample>,
+                                                           starts: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>,
+                                                           into row: UnsafeMutableBufferPointer<Float>, count: Int) {
         let rowBytes = UnsafeMutableRawPointer(row.baseAddress!)
-        let weights = SIMD8<Float>(repeating: weight)
         var i = 0
         while i + 8 <= count {
-            let sum = rowBytes.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self)
-                + weights * Sample.eight(source, at: start + i)
+            var sum = SIMD8<Float>()
+            for tap in starts.indices {
+                sum = sum + SIMD8(repeating: weights[tap]) * Sample.eight(source, at: starts[tap] + i)
+            }
             rowBytes.storeBytes(of: sum, toByteOffset: i * 4, as: SIMD8<Float>.self)
             i += 8
         }
         while i < count {
-            row[i] += weight * source[start + i].sampleValue
+            var sum: Float = 0
+            for tap in starts.indices { sum += weights[tap] * source[starts[tap] + i].sampleValue }
+            row[i] = sum
             i += 1
         }
     }
