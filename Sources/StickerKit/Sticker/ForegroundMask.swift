@@ -15,6 +15,9 @@ struct ForegroundMask: Sendable, Equatable {
     /// The number of subject pixels among `labels` (0 or 1 each).
     static func area(of labels: [UInt8]) -> Int { labels.reduce(0) { $0 + Int($1) } }
 
+    /// Whether `labels` hold a subject rather than a speck: at least a thousandth of the picture.
+    static func holdsSubject(_ labels: [UInt8]) -> Bool { area(of: labels) * 1000 >= labels.count }
+
     /// Labels 8-connected regions whose value equals `value`; returns the label of every
     /// pixel (-1 for other pixels) and each region's size and whether it touches the frame.
     /// Regions are numbered in the raster order of their first pixel.

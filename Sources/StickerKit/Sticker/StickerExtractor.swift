@@ -57,7 +57,7 @@ public struct StickerExtractor: Sendable {
             return try SubjectSegmenter().segment(working, refinedAt: refinement)
                 .cleaned(keepingRegionsAbove: 0.08, fillingHolesBelow: 0.002)
         }
-        guard mask.area * 1000 >= mask.values.count, let bounds = mask.bounds else {
+        guard ForegroundMask.holdsSubject(mask.values), let bounds = mask.bounds else {
             throw StickerError.noSubjectFound
         }
         // The mask is at the refinement's size, or at the working size for a sliver too

@@ -170,31 +170,29 @@ struct SubjectSegmenter: Sendable {
             return ForegroundMask.area(of: carved) < ForegroundMask.area(of: rectangle) ? carved : nil
         }
         let seeded = ForegroundMask.area(of: seed) * 500 >= seed.count ? try rounds(from: seed) : nothing
-        let hasSeeded = ForegroundMask.area(of: seeded) * 1000 >= seeded.count
+        let hasSeeded = ForegroundMask.holdsSubject(seeded)
         // Without a seeded subject the frame explains the picture: only the rectangle may
         // still carve one out (a speck is returned as it is, for the caller to reject), and
         // the prior never invents one, though its own start may replace the rectangle's.
         let first = hasSeeded ? seeded : try carvedFromCentre() ?? nothing
-        guard ForegroundMask.area(of: first) * 1000 >= first.count else { return (first, nil) }
+        guard ForegroundMask.holdsSubject(first) else { return (first, nil) }
 
         try Task.checkCancellation()
         let prior = SubjectPrior(image)
         let guess = prior.probabilities(width: image.width, height: image.height)
+        let guessed = guess.map { $0 > 0.5 ? UInt8(1) : 0 }
         // Over the dev and validation sets every photo with a subject has a pixel at 0.88 or
         // more; 18 of the 65 subject-free photos given a sticker had none above 0.43.
-        guard guess.contains(where: { $0 > 0.5 }) else { return (nothing, nil) }
+        guard guessed.contains(1) else { return (nothing, nil) }
         var best = first, bestAgreement = SubjectPrior.agreement(first, guess)
         func consider(_ result: [UInt8]?) {
             guard let result, case let agreement = SubjectPrior.agreement(result, guess), agreement > bestAgreement else { return }
             (best, bestAgreement) = (result, agreement)
         }
         if hasSeeded && bestAgreement < settledAgreement { consider(try carvedFromCentre()) }
-        if bestAgreement < settledAgreement {
-            let guessed = guess.map { $0 > 0.5 ? UInt8(1) : 0 }
-            if ForegroundMask.area(of: guessed) * 200 >= guessed.count {
-                let fromGuess = try rounds(from: guessed, atMost: guessIterations)
-                consider(ForegroundMask.area(of: fromGuess) * 1000 >= fromGuess.count ? fromGuess : nil)
-            }
+        if bestAgreement < settledAgreement && ForegroundMask.area(of: guessed) * 200 >= guessed.count {
+            let fromGuess = try rounds(from: guessed, atMost: guessIterations)
+            consider(ForegroundMask.holdsSubject(fromGuess) ? fromGuess : nil)
         }
         return (best, prior)
     }
