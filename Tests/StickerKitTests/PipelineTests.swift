@@ -116,7 +116,21 @@ struct CountingProcessor: PhotoProcessing {
         #expect(max(try ImageDecoder.decode(data).image.width, try ImageDecoder.decode(data).image.height) <= 64)
     }
 
-    @Test func corruptCacheEntryIsAMiss() async throws {
+    /// Ways a cache entry can be damaged on disk: a flipped byte, cut short, emptied.
+    enum EntryDamage: CaseIterable, Sendable {
+        case flippedByte, truncated, emptied
+
+        func apply(to bytes: inout Data) {
+            switch self {
+            case .flippedByte: bytes[bytes.count - 10] ^= 0xFF
+            case .truncated: bytes = bytes.prefix(bytes.count / 2)
+            case .emptied: bytes = Data()
+            }
+        }
+    }
+
+    @Test(arguments: EntryDamage.allCases)
+    func damagedCacheEntryIsAMiss(_ damage: EntryDamage) async throws {
         let folder = Self.photoFolder(count: 1)
         let cacheFolder = TestFiles.temporaryFolder("cache")
         let output = TestFiles.temporaryFolder("out")
@@ -125,11 +139,13 @@ struct CountingProcessor: PhotoProcessing {
         #expect(entries.count == 1)
         let entry = cacheFolder.appendingPathComponent(entries[0])
         var bytes = try Data(contentsOf: entry)
-        bytes[bytes.count - 10] ^= 0xFF
+        let intact = try Data(contentsOf: output.appendingPathComponent("photo-0.png"))
+        damage.apply(to: &bytes)
         try bytes.write(to: entry)
         let (summary, _) = await run(BatchPipeline(processor: PhotoProcessor(), cache: ResultCache(directory: cacheFolder),
                                                    outputDirectory: output), folder)
         #expect(summary.computedCount == 1 && summary.failedCount == 0)
+        #expect(try Data(contentsOf: output.appendingPathComponent("photo-0.png")) == intact)
     }
 
     @Test func aCorruptFileFailsAloneWithItsName() async throws {

@@ -115,7 +115,7 @@ public actor ResultCache {
 
     @concurrent
     private static func load(_ key: CacheKey, from directory: URL?) async -> CachedResult? {
-        guard let directory, let data = try? InputFile.read(entryURL(key, in: directory).path) else { return nil }
+        guard let directory, let data = try? InputFile.mapped(entryURL(key, in: directory).path) else { return nil }
         return DiskCacheEntry.decode(data)
     }
 

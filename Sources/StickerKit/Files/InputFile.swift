@@ -1,7 +1,8 @@
 import Foundation
 
-/// Reads an input file with one `read` loop into a buffer it owns, refusing anything that
-/// is not a regular file (a FIFO or a device could block or never end).
+/// Reads a file whole, refusing anything that is not a regular file (a FIFO or a device
+/// could block or never end): inputs with one `read` loop into a buffer it owns, the
+/// cache's own entries by mapping them.
 public enum InputFile {
     public static func read(_ path: String) throws(InputFileError) -> Data {
         try read(RawPath(path))
@@ -36,6 +37,28 @@ public enum InputFile {
             throw .empty
         }
         return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
+    }
+
+    /// The file's bytes mapped from the page cache rather than copied: no buffer to fault
+    /// in and zero, no copy out of the kernel. Only for files that are replaced by rename
+    /// and never truncated in place (the cache's own entries): a mapped file that shrinks
+    /// under the reader would fault on the lost pages.
+    static func mapped(_ path: String) throws(InputFileError) -> Data {
+        let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile }
+        let size = Int(info.st_size)
+        guard size > 0 else { throw .empty }
+        let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)
+        guard let address, address != MAP_FAILED else {
+            throw .cannotRead(reason: String(cString: strerror(errno)))
+        }
+        return Data(bytesNoCopy: address, count: size, deallocator: .custom { address, size in
+            munmap(address, size)
+        })
     }
 }
 
