@@ -9,14 +9,8 @@ public enum InputFile {
     }
 
     public static func read(_ path: RawPath) throws(InputFileError) -> Data {
-        let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
+        let (descriptor, size) = try openRegularFile(path)
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile }
-        let size = Int(info.st_size)
-        guard size > 0 else { throw .empty }
         // Not Data(count:): zeroing the buffer first costs as much as reading into it.
         guard let buffer = malloc(size) else { throw .cannotRead(reason: String(cString: strerror(ENOMEM))) }
         var count = 0
@@ -44,14 +38,8 @@ public enum InputFile {
     /// and never truncated in place (the cache's own entries): a mapped file that shrinks
     /// under the reader would fault on the lost pages.
     static func mapped(_ path: String) throws(InputFileError) -> Data {
-        let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard descriptor >= 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
+        let (descriptor, size) = try openRegularFile(RawPath(path))
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile }
-        let size = Int(info.st_size)
-        guard size > 0 else { throw .empty }
         let address = mmap(nil, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, descriptor, 0)
         guard let address, address != MAP_FAILED else {
             throw .cannotRead(reason: String(cString: strerror(errno)))
@@ -59,6 +47,29 @@ public enum InputFile {
         return Data(bytesNoCopy: address, count: size, deallocator: .custom { address, size in
             munmap(address, size)
         })
+    }
+
+    /// An open descriptor on the regular, non-empty file at `path`, with its size; the
+    /// caller closes it.
+    private static func openRegularFile(_ path: RawPath) throws(InputFileError) -> (descriptor: Int32, size: Int) {
+        let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
+        var info = stat()
+        let problem: InputFileError?
+        if fstat(descriptor, &info) != 0 {
+            problem = .cannotOpen(reason: String(cString: strerror(errno)))
+        } else if (info.st_mode & S_IFMT) != S_IFREG {
+            problem = .notARegularFile
+        } else if info.st_size <= 0 {
+            problem = .empty
+        } else {
+            problem = nil
+        }
+        if let problem {
+            close(descriptor)
+            throw problem
+        }
+        return (descriptor, Int(info.st_size))
     }
 }
 
