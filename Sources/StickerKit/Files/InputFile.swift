@@ -54,22 +54,16 @@ public enum InputFile {
     private static func openRegularFile(_ path: RawPath) throws(InputFileError) -> (descriptor: Int32, size: Int) {
         let descriptor = path.withCString { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
         guard descriptor >= 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
-        var info = stat()
-        let problem: InputFileError?
-        if fstat(descriptor, &info) != 0 {
-            problem = .cannotOpen(reason: String(cString: strerror(errno)))
-        } else if (info.st_mode & S_IFMT) != S_IFREG {
-            problem = .notARegularFile
-        } else if info.st_size <= 0 {
-            problem = .empty
-        } else {
-            problem = nil
-        }
-        if let problem {
+        do throws(InputFileError) {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { throw .cannotOpen(reason: String(cString: strerror(errno))) }
+            guard (info.st_mode & S_IFMT) == S_IFREG else { throw .notARegularFile }
+            guard info.st_size > 0 else { throw .empty }
+            return (descriptor, Int(info.st_size))
+        } catch {
             close(descriptor)
-            throw problem
+            throw error
         }
-        return (descriptor, Int(info.st_size))
     }
 }
 
