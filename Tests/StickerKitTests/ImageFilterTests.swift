@@ -156,5 +156,35 @@ import Testing
         #expect(regions.sizes == sizes)
         #expect(regions.touchesFrame == touches)
     }
-}
 
+    /// A mask drawn as rows of '#' (subject) and '.' (background).
+    private func mask(_ rows: [String]) -> ForegroundMask {
+        ForegroundMask(width: rows[0].count, height: rows.count,
+                       values: rows.flatMap { $0.map { $0 == "#" ? UInt8(1) : 0 } })
+    }
+
+    /// The silhouette fills what an outline encloses, through a one-pixel gap in its rim
+    /// too, and adds nothing around it, not even between it and the frame; an opening three
+    /// pixels wide stays open, and a subject along the frame keeps its pixels there.
+    @Test func silhouetteFillsWhatTheOutlineEncloses() {
+        let outline = mask([".........",
+                            ".###.###.",
+                            ".#.....#.",
+                            ".#.#...#.",
+                            ".#######.",
+                            "........."])
+        #expect(outline.silhouette == mask([".........",
+                                            ".#######.",
+                                            ".#######.",
+                                            ".#######.",
+                                            ".#######.",
+                                            "........."]))
+        let cup = mask(["#.....#",
+                        "#.....#",
+                        "##...##",
+                        "#######"])
+        #expect(cup.silhouette == cup)
+        #expect(cup.spreading(0) == mask([".......", ".......", ".......", "......."]))
+        #expect(cup.spreading(1) == mask(["##...##", "###.###", "#######", "#######"]))
+    }
+}

@@ -107,6 +107,31 @@ import TestSupport
         #expect(mask[100 * 240 + 120] == 0)
     }
 
+    /// An outline drawing (a stack of stones drawn as thin dark outlines on a flat
+    /// background, like a colouring book's inukshuk): the stones' insides show the
+    /// background and are cut out. The subject prior, too coarse for holes, sees one filled
+    /// figure; held against the outlines themselves it preferred the rounds from its own
+    /// guess, which filled every stone.
+    @Test func outlineDrawingKeepsItsInsidesOpen() throws {
+        let stones: [(x: Double, y: Double, width: Double, height: Double)] =
+            [(130, 150, 60, 25), (125, 178, 70, 25), (70, 206, 90, 25), (165, 206, 90, 25), (100, 234, 130, 28),
+             (100, 265, 130, 22), (110, 290, 50, 18), (170, 290, 55, 18), (110, 311, 45, 45), (175, 311, 45, 30),
+             (110, 359, 45, 45), (175, 344, 45, 22), (175, 369, 50, 35)]
+        let shapes = stones.flatMap { stone -> [(Scene.Shape, SIMD3<Float>)] in
+            let (left, top, right, bottom) = (stone.x, stone.y, stone.x + stone.width, stone.y + stone.height)
+            return [Scene.Shape.bar(x0: left, y0: top, x1: right, y1: top, thickness: 2),
+                    .bar(x0: right, y0: top, x1: right, y1: bottom, thickness: 2),
+                    .bar(x0: right, y0: bottom, x1: left, y1: bottom, thickness: 2),
+                    .bar(x0: left, y0: bottom, x1: left, y1: top, thickness: 2)].map { ($0, [20, 15, 15]) }
+        }
+        let scene = Scene(width: 700, height: 500, background: .plain([230, 135, 120]), shapes: shapes)
+        let (sticker, _, iou) = try extract(scene)
+        #expect(iou > 0.5)
+        let alpha = TestFiles.fullFrameAlpha(sticker, width: 700, height: 500)
+        let insides = stones.map { alpha[Int($0.y + $0.height / 2) * 700 + Int($0.x + $0.width / 2)] }
+        #expect(insides.allSatisfy { $0 < 0.1 }, "the insides of the stones are transparent: \(insides)")
+    }
+
     @Test func subjectTouchingTheBorderIsKept() throws {
         let scene = Scene(width: 240, height: 180, background: .plain([225, 235, 240]),
                           shapes: [(.rectangle(x: -10, y: 50, width: 120, height: 80), [180, 60, 120])])
