@@ -46,14 +46,15 @@ import Foundation
 /// 48x48 grid it has no room for holes, so a wheel or an outline drawing whose holes show
 /// the background lost to a filled blob (an inukshuk's outline 0.23 -> 0.81 IoU; with
 /// `settledAgreement` 0.8, validation sets 0.893 -> 0.897 mIoU, no seed down, and the dev
-/// set 0.887 -> 0.898). Without a seeded result, only the rectangle's can give a subject, so the guess
-/// never invents one; but when the rectangle's result is one, the guess is asked as usual
-/// and its own start may replace it (a lake band carved out of the centre gives way to the
-/// turkey beside it). The guess alone, as the only seed or as a term of every cut, lost
-/// more than it gained. It has the last word on two things: where it sees no subject at
-/// all (no pixel more likely subject than not), there is none, whatever the colours found
-/// (a studio backdrop's lit centre, a patch of far shore); and a subject region along the
-/// frame, other than the largest, in which it sees almost no subject is dropped.
+/// set 0.887 -> 0.898). Without a seeded result, only the rectangle's can give a subject,
+/// so the guess never invents one; but when the rectangle's result is one, the guess is
+/// asked as usual and its own start may replace it (a lake band carved out of the centre
+/// gives way to the turkey beside it). The guess alone, as the only seed or as a term of
+/// every cut, lost more than it gained. It has the last word on two things: where it sees
+/// no subject at all (no pixel more likely subject than not), there is none, whatever the
+/// colours found (a studio backdrop's lit centre, a patch of far shore); and a subject
+/// region along the frame, other than the largest, in which it sees almost no subject is
+/// dropped.
 struct SubjectSegmenter: Sendable {
     /// Most rounds from the frame's seed or the rectangle.
     var iterations = 3
