@@ -54,6 +54,34 @@ import Testing
         }
     }
 
+    /// With shadows allowed, a pixel costs the least of its own cost and, `penalty` more,
+    /// the cost of its colour brightened by any factor from 1 to `deepest` (found here by
+    /// trying 1,001 factors): the mean darkened by 0.6 costs the mean's cost plus the
+    /// penalty, a colour brighter than the mean is not helped, a near-black one only as
+    /// far as doubling takes it.
+    @Test func shadowCostIsTheCheapestBrightening() {
+        let points = samples(4000)
+        let model = points.withUnsafeBufferPointer {
+            FeatureMixtureModel(features: $0, samples: (0..<Int32(points.count)).map { $0 }, count: 1)
+        }
+        let shadow = FeatureMixtureModel.Shadow(deepest: 2, penalty: 2)
+        let probes: [SIMD4<Float>] = [SIMD4(60, 72, 48, 30), SIMD4(91, 63, 70, 50), SIMD4(150, 170, 120, 30),
+                                      SIMD4(20, 20, 20, 30), SIMD4(100, 120, 80, 30)]
+        let costs = probes.withUnsafeBufferPointer { model.costs($0, allowingShadow: shadow) }
+        for (probe, cost) in zip(probes, costs) {
+            let brightened = (0...1000).map { step -> SIMD4<Float> in
+                let s = 1 + Float(step) / 1000
+                return SIMD4(probe.x * s, probe.y * s, probe.z * s, probe.w)
+            }
+            let lit = brightened.withUnsafeBufferPointer { model.costs($0) }
+            let expected = min(lit[0], lit.min()! + shadow.penalty)
+            #expect(abs(cost - expected) < 1e-3 * max(1, expected), "probe \(probe)")
+        }
+        let mean = [SIMD4<Float>(100, 120, 80, 30)].withUnsafeBufferPointer { model.costs($0) }[0]
+        #expect(abs(costs[0] - (mean + shadow.penalty)) < 1e-3 * mean)
+        #expect(costs[2] == [probes[2]].withUnsafeBufferPointer { model.costs($0) }[0])
+    }
+
     /// Left half grain, right half smooth, the same grey on average: models fitted to each
     /// half prefer the right one for almost every pixel away from the seam.
     @Test func textureSeparatesRegionsOfTheSameColour() {

@@ -35,6 +35,29 @@ import TestSupport
         #expect(sticker.crop.y + sticker.crop.height < 150, "the crop ends near the disc, not under the shadow")
     }
 
+    /// A studio shot: a soft drop shadow hugs the subject, darker than any of the backdrop
+    /// the frame shows and of the grey the subject has in it. The refinement explains it as
+    /// backdrop in shadow, so the sticker has no grey rim on the shadow's side.
+    @Test func dropShadowHuggingTheSubjectIsBackground() throws {
+        var scene = Scene(width: 300, height: 240, background: .gradient([228, 226, 232], [196, 194, 204]),
+                          shapes: [(.disc(x: 140, y: 110, radius: 60), [205, 70, 45]),
+                                   (.disc(x: 140, y: 110, radius: 32), [118, 116, 124])])
+        let shadow = Scene.Shape.disc(x: 152, y: 122, radius: 62)
+        scene.castShadows = [(shadow, 0.45, 10)]
+        let (sticker, mask, iou) = try extract(scene)
+        #expect(iou > 0.95)
+        let alpha = TestFiles.fullFrameAlpha(sticker, width: scene.width, height: scene.height)
+        var rim: [Float] = []
+        for y in 0..<scene.height {
+            for x in 0..<scene.width where mask[y * scene.width + x] == 0
+                && shadow.coverage(Double(x) + 0.5, Double(y) + 0.5, softness: 10) > 0.6 {
+                rim.append(alpha[y * scene.width + x])
+            }
+        }
+        #expect(rim.count > 1000)
+        #expect(rim.reduce(0, +) / Float(rim.count) < 0.1, "the shadow's rim is transparent")
+    }
+
     @Test func gradientBackground() throws {
         let scene = Scene(width: 240, height: 180, background: .gradient([200, 210, 230], [120, 130, 150]),
                           shapes: [(.rectangle(x: 80, y: 50, width: 80, height: 90), [40, 90, 40])])

@@ -19,6 +19,14 @@ struct FeatureMixtureModel: Sendable {
         var logNormalizer: Float
     }
 
+    /// How the background may be seen in shadow (see `costs(_:allowingShadow:)`).
+    struct Shadow: Sendable {
+        /// The most a shadow divides the brightness by (2: down to half).
+        var deepest: Float
+        /// The cost, in log-likelihood units, of explaining a pixel as shadowed.
+        var penalty: Float
+    }
+
     private(set) var components: [Component]
     private static let sampleLimit = 6000
     private static let estimateLimit = 30000
@@ -65,7 +73,25 @@ struct FeatureMixtureModel: Sendable {
     /// Negative log-likelihoods of `features` under the mixture (a log-sum-exp over
     /// components), eight pixels per step with `VectorMath`'s exp and log. Components
     /// more than 12 log units below the best add under 1e-5 to the sum and are left out.
-    func costs(_ features: UnsafeBufferPointer<SIMD4<Float>>) -> [Float] {
+    ///
+    /// With `shadow`, each component may also explain a pixel as its colour darkened, at
+    /// `shadow.penalty`: the brightness distortion of T. Horprasert, D. Harwood and
+    /// L. S. Davis ("A statistical approach for real-time robust background subtraction and
+    /// shadow detection", ICCV Frame-Rate Workshop 1999), where a shadowed pixel is the
+    /// background's colour times a brightness factor below 1. Here the pixel's colour is
+    /// brightened by the factor s in [1, `shadow.deepest`] that brings it closest to the
+    /// component (in its Mahalanobis distance, which is quadratic in s, so s has a closed
+    /// form); the texture feature is left as it is.
+    func costs(_ features: UnsafeBufferPointer<SIMD4<Float>>, allowingShadow shadow: Shadow? = nil) -> [Float] {
+        guard let shadow else { return costs(features, density: LitDensity()) }
+        return costs(features, density: ShadowedDensity(deepest: SIMD8(repeating: shadow.deepest),
+                                                        penalty: SIMD8(repeating: shadow.penalty)))
+    }
+
+    /// The mixture's costs with each component's log-density given by `density` (a
+    /// generic, so each kind of density gets a loop of its own with the density inlined).
+    private func costs<Density: ComponentDensity>(_ features: UnsafeBufferPointer<SIMD4<Float>>,
+                                                  density: Density) -> [Float] {
         var costs = [Float](repeating: .infinity, count: features.count)
         guard !components.isEmpty, !features.isEmpty else { return costs }
         let parameters = components.map(ComponentLanes.init)
@@ -75,7 +101,7 @@ struct FeatureMixtureModel: Sendable {
                     let eight = ColorLanes(features, from: start)
                     var best = SIMD8<Float>(repeating: -.infinity)
                     for k in parameters.indices {
-                        densities[k] = parameters[k].logDensity(eight)
+                        densities[k] = density.of(eight, parameters[k])
                         best = best.replacing(with: densities[k], where: densities[k] .> best)
                     }
                     var sum = SIMD8<Float>()   // of exp(density - best): 1 for the best
@@ -97,6 +123,26 @@ struct FeatureMixtureModel: Sendable {
         return costs
     }
 
+    /// How a component's log-density of eight pixels is computed.
+    private protocol ComponentDensity {
+        func of(_ f: ColorLanes, _ component: ComponentLanes) -> SIMD8<Float>
+    }
+
+    private struct LitDensity: ComponentDensity {
+        @inline(__always)
+        func of(_ f: ColorLanes, _ component: ComponentLanes) -> SIMD8<Float> { component.logDensity(f) }
+    }
+
+    private struct ShadowedDensity: ComponentDensity {
+        let deepest: SIMD8<Float>
+        let penalty: SIMD8<Float>
+
+        @inline(__always)
+        func of(_ f: ColorLanes, _ component: ComponentLanes) -> SIMD8<Float> {
+            component.logDensity(f, brightenedUpTo: deepest, penalty: penalty)
+        }
+    }
+
     /// One component's parameters repeated across eight lanes.
     private struct ComponentLanes {
         let mean: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
@@ -104,6 +150,10 @@ struct FeatureMixtureModel: Sendable {
         let diagonal: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
         let twiceOff: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
         let logNormalizer: SIMD8<Float>
+        /// For the brightening: the colour rows of the inverse covariance applied to minus
+        /// the mean's colour, and their texture column.
+        let meanPull: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+        let textureColumn: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
 
         init(_ component: Component) {
             let m = component.mean, i = component.inverse
@@ -112,16 +162,44 @@ struct FeatureMixtureModel: Sendable {
             twiceOff = (SIMD8(repeating: 2 * i.0.y), SIMD8(repeating: 2 * i.0.z), SIMD8(repeating: 2 * i.0.w),
                         SIMD8(repeating: 2 * i.1.z), SIMD8(repeating: 2 * i.1.w), SIMD8(repeating: 2 * i.2.w))
             logNormalizer = SIMD8(repeating: component.logNormalizer)
+            let colour = SIMD4(m.x, m.y, m.z, 0)
+            meanPull = (SIMD8(repeating: -(i.0 * colour).sum()), SIMD8(repeating: -(i.1 * colour).sum()),
+                        SIMD8(repeating: -(i.2 * colour).sum()))
+            textureColumn = (SIMD8(repeating: i.0.w), SIMD8(repeating: i.1.w), SIMD8(repeating: i.2.w))
         }
 
         @inline(__always)
         func logDensity(_ f: ColorLanes) -> SIMD8<Float> {
+            logNormalizer - 0.5 * distance(f)
+        }
+
+        /// The squared Mahalanobis distance of `f` from the mean.
+        @inline(__always)
+        private func distance(_ f: ColorLanes) -> SIMD8<Float> {
             let dx = f.x - mean.0, dy = f.y - mean.1, dz = f.z - mean.2, dw = f.w - mean.3
-            let q = dx * (diagonal.0 * dx + twiceOff.0 * dy + twiceOff.1 * dz + twiceOff.2 * dw)
+            return dx * (diagonal.0 * dx + twiceOff.0 * dy + twiceOff.1 * dz + twiceOff.2 * dw)
                 + dy * (diagonal.1 * dy + twiceOff.3 * dz + twiceOff.4 * dw)
                 + dz * (diagonal.2 * dz + twiceOff.5 * dw)
                 + diagonal.3 * dw * dw
-            return logNormalizer - 0.5 * q
+        }
+
+        /// The log-density of `f` or, `penalty` lower, of `f` with its colour brightened by
+        /// the s in [1, `deepest`] that brings it nearest the mean, whichever is higher.
+        /// With u = (colour, 0) and v = f - mean - u, the distance of s u + v is
+        /// s^2 (u A u) + 2 s (u A v) + (v A v), least at s = -(u A v) / (u A u).
+        @inline(__always)
+        func logDensity(_ f: ColorLanes, brightenedUpTo deepest: SIMD8<Float>, penalty: SIMD8<Float>) -> SIMD8<Float> {
+            let lit = distance(f)
+            let uAu = f.x * (diagonal.0 * f.x + twiceOff.0 * f.y + twiceOff.1 * f.z)
+                + f.y * (diagonal.1 * f.y + twiceOff.3 * f.z) + diagonal.2 * f.z * f.z
+            // A v, rows x, y and z, with v = (-mean colour, texture - mean texture).
+            let vw = f.w - mean.3
+            let uAv = f.x * (meanPull.0 + textureColumn.0 * vw) + f.y * (meanPull.1 + textureColumn.1 * vw)
+                + f.z * (meanPull.2 + textureColumn.2 * vw)
+            let vAv = lit - uAu - 2 * uAv
+            let s = pointwiseMin(pointwiseMax(-uAv / pointwiseMax(uAu, SIMD8(repeating: 1e-6)), SIMD8(repeating: 1)), deepest)
+            let shaded = s * (s * uAu + 2 * uAv) + vAv
+            return logNormalizer - 0.5 * pointwiseMin(lit, shaded + 2 * penalty)
         }
     }
 
