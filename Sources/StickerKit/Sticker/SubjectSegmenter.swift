@@ -24,7 +24,9 @@ import Foundation
 /// band restriction, which kept thin parts lost at the coarse level from coming back).
 /// Their smoothness is lower, so parts one or two pixels wide (legs, stems, spokes)
 /// survive them; the second re-fits the models to the first's finer labels, which brings
-/// back ragged outlines the coarse level rounded off. They refine the subjects the
+/// back ragged outlines the coarse level rounded off. In them the background's model
+/// may also explain a pixel as background in shadow (`refinementShadow`), so a soft
+/// drop shadow hugging the subject is cut away. They refine the subjects the
 /// rounds found and add none: a region they label subject that touches none of theirs
 /// (a strip of the subject's colour along the frame) goes back to background. Refining
 /// at 480 pixels instead of the 400 the subject is found at gave the validation sets
