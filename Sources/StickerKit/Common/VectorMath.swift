@@ -1,5 +1,6 @@
-/// exp, log and truncation on eight floats at once, for loops that would otherwise call
-/// libm or convert once per lane.
+/// exp, log, truncation, minimum and maximum on eight floats at once, for loops that
+/// would otherwise call libm, convert once per lane or call the standard library's
+/// generics out of line.
 ///
 /// Both follow the classic scheme of Cephes' expf and logf (S. L. Moshier, "Methods and
 /// Programs for Mathematical Functions", 1989): reduce the argument by a power of two,
@@ -7,6 +8,15 @@
 /// our own least-squares fits on Chebyshev nodes of the reduced ranges; relative error is
 /// about 1e-8 for exp and absolute error about 1e-8 for log, below Float's resolution.
 enum VectorMath {
+    /// The smaller of each pair of lanes (for lanes that are not NaN, what `pointwiseMin`
+    /// gives; the standard library's generic is called out of line from the hot loops).
+    @inline(__always)
+    static func minimum(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: b .< a) }
+
+    /// The larger of each pair of lanes (see `minimum`).
+    @inline(__always)
+    static func maximum(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: b .> a) }
+
     /// e^x for x in [-87, 88] (outside it the result overflows or loses all precision).
     @inline(__always)
     static func exp(_ x: SIMD8<Float>) -> SIMD8<Float> {

@@ -56,7 +56,7 @@ struct ContrastEdges: Sendable {
         let diagonal = weight / Float(2).squareRoot()
         let scale = SIMD8<Float>(weight, weight, diagonal, diagonal, weight, weight, diagonal, diagonal)
         func eight(_ distances: SIMD8<Float>) -> SIMD8<Int32> {
-            let exponent = pointwiseMax(-beta * distances, SIMD8(repeating: -87))
+            let exponent = VectorMath.maximum(-beta * distances, SIMD8(repeating: -87))
             return VectorMath.truncated(VectorMath.exp(exponent) * scale).replacing(with: 0, where: distances .< 0)
         }
         guard !squared.isEmpty else { return [] }

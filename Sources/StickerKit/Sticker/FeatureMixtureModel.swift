@@ -197,9 +197,10 @@ struct FeatureMixtureModel: Sendable {
             let uAv = f.x * (meanPull.0 + textureColumn.0 * vw) + f.y * (meanPull.1 + textureColumn.1 * vw)
                 + f.z * (meanPull.2 + textureColumn.2 * vw)
             let vAv = lit - uAu - 2 * uAv
-            let s = pointwiseMin(pointwiseMax(-uAv / pointwiseMax(uAu, SIMD8(repeating: 1e-6)), SIMD8(repeating: 1)), deepest)
+            let s = VectorMath.minimum(VectorMath.maximum(-uAv / VectorMath.maximum(uAu, SIMD8(repeating: 1e-6)),
+                                                          SIMD8(repeating: 1)), deepest)
             let shaded = s * (s * uAu + 2 * uAv) + vAv
-            return logNormalizer - 0.5 * pointwiseMin(lit, shaded + 2 * penalty)
+            return logNormalizer - 0.5 * VectorMath.minimum(lit, shaded + 2 * penalty)
         }
     }
 
