@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The eight-lane exp and log against Foundation's, over the ranges the colour model uses
-/// and beyond.
+/// and beyond; truncation, minimum and maximum against the standard library's.
 @Suite struct VectorMathTests {
     /// `count` values spread over `range`, eight at a time.
     private func lanes(_ range: ClosedRange<Float>, count: Int) -> [SIMD8<Float>] {
@@ -51,5 +51,19 @@ import Testing
             for lane in 0..<8 { #expect(truncated[lane] == Int32(lanes[lane]), "\(lanes[lane])") }
         }
     }
-}
 
+    /// Against the standard library's, lane by lane, over mixed signs, ties and infinities.
+    @Test func minimumAndMaximumPickTheRightLanes() {
+        let values: [Float] = [-.infinity, -87, -1, -0.5, 0, 1e-6, 0.5, 1, 1.6, 255, .infinity]
+        for a in values {
+            for start in stride(from: 0, to: values.count, by: 8) {
+                let left = SIMD8<Float>(repeating: a)
+                let right = SIMD8<Float>((0..<8).map { values[min(start + $0, values.count - 1)] })
+                #expect(VectorMath.minimum(left, right) == pointwiseMin(left, right))
+                #expect(VectorMath.maximum(left, right) == pointwiseMax(left, right))
+                #expect(VectorMath.minimum(right, left) == pointwiseMin(right, left))
+                #expect(VectorMath.maximum(right, left) == pointwiseMax(right, left))
+            }
+        }
+    }
+}
