@@ -166,16 +166,31 @@ final class GridMaxFlow {
         return flow
     }
 
+    /// Every node with a terminal arc joins its terminal's tree. Only those on a
+    /// tree's frontier start active, with an arc of residual capacity to a free node or
+    /// to the other tree: growing from a node whose neighbours are all in its own tree
+    /// finds nothing (they are as close to the terminal as it is), and a neighbour freed
+    /// later marks them active then (`adopt`).
     private func initializeTrees() {
         for node in 0..<nodeCount {
             let residual = terminalResidual[node]
-            if residual != 0 {
-                inSinkTree[node] = residual < 0
-                parent[node] = GridMaxFlow.terminal
-                distance[node] = 1
-                markActive(Int32(node))
-            } else {
-                parent[node] = GridMaxFlow.none
+            inSinkTree[node] = residual < 0
+            parent[node] = residual != 0 ? GridMaxFlow.terminal : GridMaxFlow.none
+            distance[node] = 1
+        }
+        // A node's tree is still the sign of its terminal residual (0: free).
+        for node in 0..<nodeCount {
+            let residual = terminalResidual[node]
+            if residual > 0 {
+                for a in (node << 3)..<(node << 3 + 8) where arcResidual[a] > 0 && terminalResidual[head(a)] <= 0 {
+                    markActive(Int32(node))
+                    break
+                }
+            } else if residual < 0 {
+                for a in (node << 3)..<(node << 3 + 8) where arcResidual[sister(a)] > 0 && terminalResidual[head(a)] >= 0 {
+                    markActive(Int32(node))
+                    break
+                }
             }
         }
     }
