@@ -23,15 +23,18 @@ public struct RGBAImage: Sendable, Equatable {
 
     public var pixelCount: Int { width * height }
 
-    /// True when some pixel is not fully opaque.
+    /// True when some pixel is not fully opaque. Eight pixels per step, as 32-bit words
+    /// whose last byte in memory is alpha.
     public var hasTransparency: Bool {
-        pixels.withUnsafeBufferPointer { buffer in
-            var index = 3
-            while index < buffer.count {
-                if buffer[index] != 255 { return true }
-                index += 4
+        pixels.withUnsafeBytes { bytes in
+            let alpha = SIMD8<UInt32>(repeating: UInt32(littleEndian: 0xFF00_0000))
+            var offset = 0
+            while offset + 32 <= bytes.count {
+                let block = bytes.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt32>.self)
+                if any(block & alpha .!= alpha) { return true }
+                offset += 32
             }
-            return false
+            return stride(from: offset + 3, to: bytes.count, by: 4).contains { bytes[$0] != 255 }
         }
     }
 }

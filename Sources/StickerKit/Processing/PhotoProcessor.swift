@@ -28,7 +28,7 @@ nonisolated public struct PhotoProcessor: Sendable {
         try Task.checkCancellation()
         let working = WorkingImage(decoded.image, longSide: options.sticker.workingSize)
         async let sticker = extractSticker(decoded, working: working)
-        async let photoColors = extractColors(decoded.image, working: working)
+        async let photoColors = extractColors(decoded, working: working)
         var timings = StageTimings()
         timings.decode = decodeTime
         let ((stickerResult, segmentTime), stickerTime) = try await sticker
@@ -57,11 +57,13 @@ nonisolated public struct PhotoProcessor: Sendable {
 
     @concurrent
     /// The photo's palette and roles; from the shared working image unless the photo has
-    /// transparency, which only the full image carries.
-    private func extractColors(_ image: RGBAImage, working: WorkingImage) async -> (([PaletteColor], PaletteRoles), Double) {
+    /// transparency, which only the full image carries (and only a file that declares
+    /// alpha can have: a JPEG's pixels are not scanned for it).
+    private func extractColors(_ decoded: DecodedImage, working: WorkingImage) async -> (([PaletteColor], PaletteRoles), Double) {
         StageTimings.measure {
             let extractor = ColorExtractor(count: options.colorCount)
-            return image.hasTransparency ? extractor.paletteAndRoles(of: image) : extractor.paletteAndRoles(of: working)
+            return decoded.declaresAlpha && decoded.image.hasTransparency
+                ? extractor.paletteAndRoles(of: decoded.image) : extractor.paletteAndRoles(of: working)
         }
     }
 }
