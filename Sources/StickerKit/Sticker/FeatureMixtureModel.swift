@@ -143,8 +143,10 @@ struct FeatureMixtureModel: Sendable {
         }
     }
 
-    /// One component's parameters repeated across eight lanes.
-    private struct ComponentLanes {
+    /// One component's parameters repeated across eight lanes. A class, so the densities
+    /// read them in place: as a 672-byte struct, each call the optimizer left out of line
+    /// (the shadowed density's) copied it first.
+    private final class ComponentLanes {
         let mean: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
         /// Inverse covariance: the diagonal, then twice the off-diagonal (xy, xz, xw, yz, yw, zw).
         let diagonal: (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
