@@ -98,6 +98,21 @@ enum Resampler {
                         }
                         return
                     }
+                    if channels == 1 {
+                        // One plane (a mask): taps walked in one run, no channel loop.
+                        let source = row.baseAddress! - firstColumn, target = out.baseAddress! + base
+                        var tap = Int(offsets[0])
+                        for x in 0..<(offsets.count - 1) {
+                            let end = Int(offsets[x + 1])
+                            var sum: Float = 0
+                            while tap < end {
+                                sum += weights[tap] * source[Int(indices[tap])]
+                                tap &+= 1
+                            }
+                            target[x] = Output(resampled: sum)
+                        }
+                        return
+                    }
                     // Pointers with the offsets folded in: no overflow-checked index arithmetic per tap.
                     let source = row.baseAddress! - firstColumn * channels
                     for x in 0..<(offsets.count - 1) {
