@@ -37,6 +37,31 @@ import TestSupport
         return (WorkingImage(width: width, height: height, colors: colors), labels, patch, disc)
     }
 
+    /// A round with nothing labelled subject (or nothing background) has no model to fit
+    /// and hands the labels back. Many at once, as a batch of subject-free photos runs
+    /// them: under ThreadSanitizer this caught the empty index lists writing into the
+    /// standard library's shared empty-array storage.
+    @Test func roundsWithOneLabelRunAtOnceAndKeepTheirLabels() async {
+        let (image, labels, _, _) = scene()
+        let segmenter = SubjectSegmenter()
+        let features = SubjectSegmenter.features(of: image)
+        let edges = ContrastEdges(image, weight: segmenter.smoothness * SubjectSegmenter.unit)
+        let inBand = [Bool](repeating: false, count: labels.count)
+        let uniform: [[UInt8]] = [[UInt8](repeating: 0, count: labels.count), [UInt8](repeating: 1, count: labels.count)]
+        let unchanged = await withTaskGroup(of: Bool.self) { group in
+            for task in 0..<4 {
+                group.addTask {
+                    (0..<500).allSatisfy { _ in
+                        let start = uniform[task % 2]
+                        return segmenter.cut(features, labels: start, inBand: inBand, edges: edges, trimmingSubject: true) == start
+                    }
+                }
+            }
+            return await group.allSatisfy { $0 }
+        }
+        #expect(unchanged)
+    }
+
     /// Untrimmed, the patch is a third of the subject's pixels, so the subject's model
     /// explains white better than the background's and the patch holds itself in the
     /// subject; trimmed, white is typical of the background and never enters the

@@ -55,10 +55,10 @@ nonisolated public struct PhotoProcessor: Sendable {
         try StageTimings.measure { try StickerExtractor(options: options.sticker).extract(from: decoded, working: working) }
     }
 
-    @concurrent
     /// The photo's palette and roles; from the shared working image unless the photo has
     /// transparency, which only the full image carries (and only a file that declares
     /// alpha can have: a JPEG's pixels are not scanned for it).
+    @concurrent
     private func extractColors(_ decoded: DecodedImage, working: WorkingImage) async -> (([PaletteColor], PaletteRoles), Double) {
         StageTimings.measure {
             let extractor = ColorExtractor(count: options.colorCount)

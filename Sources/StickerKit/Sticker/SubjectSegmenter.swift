@@ -311,7 +311,11 @@ struct SubjectSegmenter: Sendable {
     private static func indices(of labels: [UInt8]) -> (subject: [Int32], background: [Int32]) {
         let area = labels.reduce(0) { $0 &+ ($1 == 1 ? 1 : 0) }
         func collect(_ count: Int, where isWanted: (UInt8) -> Bool) -> [Int32] {
-            [Int32](unsafeUninitializedCapacity: count) { indices, initialized in
+            // With no capacity, the initializer below writes the count into the standard
+            // library's shared empty-array storage: a data race between segmentations
+            // running at once (ThreadSanitizer caught two with no subject).
+            guard count > 0 else { return [] }
+            return [Int32](unsafeUninitializedCapacity: count) { indices, initialized in
                 initialized = 0
                 for index in labels.indices where isWanted(labels[index]) {
                     indices[initialized] = Int32(truncatingIfNeeded: index)
