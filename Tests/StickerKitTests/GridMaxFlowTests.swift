@@ -12,22 +12,29 @@ import Testing
 
         /// The cost of a labelling (1 = source side): preferences on the wrong side plus
         /// every grid edge between differently labelled pixels.
-        func cost(_ labels: [UInt8], _ preferences: [Int32]) -> Int {
-            var cost = 0
-            for (pixel, preference) in preferences.enumerated() {
-                if labels[pixel] == 1 && preference < 0 { cost -= Int(preference) }
-                if labels[pixel] == 0 && preference > 0 { cost += Int(preference) }
-            }
+        /// Every edge inside the grid, once: a pixel, its forward neighbour and the capacity.
+        var edges: [(pixel: Int, neighbour: Int, capacity: Int32)] {
+            var edges: [(pixel: Int, neighbour: Int, capacity: Int32)] = []
             for y in 0..<height {
                 for x in 0..<width {
                     let pixel = y * width + x, capacities = forward[pixel]
                     let neighbours = [(x + 1, y, capacities.x), (x, y + 1, capacities.y),
                                       (x + 1, y + 1, capacities.z), (x - 1, y + 1, capacities.w)]
                     for (nx, ny, capacity) in neighbours where nx >= 0 && nx < width && ny < height {
-                        if labels[pixel] != labels[ny * width + nx] { cost += Int(capacity) }
+                        edges.append((pixel, ny * width + nx, capacity))
                     }
                 }
             }
+            return edges
+        }
+
+        func cost(_ labels: [UInt8], _ preferences: [Int32]) -> Int {
+            var cost = 0
+            for (pixel, preference) in preferences.enumerated() {
+                if labels[pixel] == 1 && preference < 0 { cost -= Int(preference) }
+                if labels[pixel] == 0 && preference > 0 { cost += Int(preference) }
+            }
+            for edge in edges where labels[edge.pixel] != labels[edge.neighbour] { cost += Int(edge.capacity) }
             return cost
         }
 
@@ -88,18 +95,13 @@ import Testing
     private func referenceCut(_ problem: Problem, _ preferences: [Int32]) -> (flow: Int, sourceSide: [UInt8]) {
         let count = problem.width * problem.height, source = count, sink = count + 1
         var residual = [[Int]](repeating: [Int](repeating: 0, count: count + 2), count: count + 2)
-        for y in 0..<problem.height {
-            for x in 0..<problem.width {
-                let pixel = y * problem.width + x, capacities = problem.forward[pixel]
-                let neighbours = [(x + 1, y, capacities.x), (x, y + 1, capacities.y),
-                                  (x + 1, y + 1, capacities.z), (x - 1, y + 1, capacities.w)]
-                for (nx, ny, capacity) in neighbours where nx >= 0 && nx < problem.width && ny < problem.height {
-                    residual[pixel][ny * problem.width + nx] += Int(capacity)
-                    residual[ny * problem.width + nx][pixel] += Int(capacity)
-                }
-                if preferences[pixel] > 0 { residual[source][pixel] = Int(preferences[pixel]) }
-                if preferences[pixel] < 0 { residual[pixel][sink] = -Int(preferences[pixel]) }
-            }
+        for edge in problem.edges {
+            residual[edge.pixel][edge.neighbour] += Int(edge.capacity)
+            residual[edge.neighbour][edge.pixel] += Int(edge.capacity)
+        }
+        for (pixel, preference) in preferences.enumerated() {
+            if preference > 0 { residual[source][pixel] = Int(preference) }
+            if preference < 0 { residual[pixel][sink] = -Int(preference) }
         }
         func reached() -> [Int] {
             var parent = [Int](repeating: -1, count: count + 2)
