@@ -191,6 +191,28 @@ import TestSupport
                 "edge green is mostly removed: \(stickerError / Double(max(softCount, 1))) vs \(photoError / Double(max(softCount, 1)))")
     }
 
+    /// A drawing's outline in a brighter shade of the background's hue lies on neither side
+    /// of the local mix of background and fill, so matting must not make it transparent.
+    @Test func outlineInTheBackgroundsHueStaysOpaque() throws {
+        let (x, y, outer, inner) = (160.0, 120.0, 70.0, 66.0)
+        let scene = Scene(width: 320, height: 240, background: .plain([35, 40, 130]),
+                          shapes: [(.disc(x: x, y: y, radius: outer), [30, 60, 235]),
+                                   (.disc(x: x, y: y, radius: inner), [180, 220, 240])])
+        let (sticker, _, iou) = try extract(scene)
+        #expect(iou > 0.97)
+        let alpha = TestFiles.fullFrameAlpha(sticker, width: 320, height: 240)
+        var outline = 0, opaque = 0
+        for py in 0..<240 {
+            for px in 0..<320 {
+                let r = ((Double(px) + 0.5 - x) * (Double(px) + 0.5 - x) + (Double(py) + 0.5 - y) * (Double(py) + 0.5 - y)).squareRoot()
+                guard r > inner + 0.5 && r < outer - 0.5 else { continue }
+                outline += 1
+                if alpha[py * 320 + px] >= 0.5 { opaque += 1 }
+            }
+        }
+        #expect(outline > 1000 && Double(opaque) >= 0.95 * Double(outline), "\(opaque) of \(outline) outline pixels opaque")
+    }
+
     @Test func alphaPassesThroughExactly() throws {
         var pixels = [UInt8](repeating: 0, count: 64 * 48 * 4)
         for y in 10..<30 {

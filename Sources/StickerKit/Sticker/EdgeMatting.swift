@@ -8,12 +8,24 @@
 /// the maximum-likelihood alpha of Bayesian matting (Y.-Y. Chuang, B. Curless, D. Salesin,
 /// R. Szeliski, "A Bayesian Approach to Digital Matting", CVPR 2001), which recovers soft,
 /// defocused edges that a filtered binary mask cannot; it is blended with the guided-filter
-/// alpha by that contrast. The colour is then F = (I - (1 - alpha) B) / alpha (the local F
-/// where alpha is too small to divide by), so the sticker shows no halo on a new
-/// background. O(N).
+/// alpha by that contrast, and by how well the mix explains the pixel: the farther the
+/// pixel lies from the line from B to F, the less the projection counts (the fit check of
+/// J. Wang and M. F. Cohen's robust matting, CVPR 2007). A pixel of neither local colour,
+/// such as a drawing's outline in a shade of the background's hue, is no mix of the two,
+/// and the projection would make it transparent. B darkened as in a backdrop's soft
+/// shadow (`FeatureMixtureModel.Shadow.backdrop`) also counts as explained, so a shadow
+/// hugging the subject is still matted away. The colour is then
+/// F = (I - (1 - alpha) B) / alpha (the local F where alpha is too small to divide by), so
+/// the sticker shows no halo on a new background. O(N).
 struct EdgeMatting {
     /// The pixels within `radius` of the binary mask's boundary, the only ones `refine` changes.
     let band: [Bool]
+    /// The distance from the line from B to F (colour units, 0-255) at which a pixel no
+    /// longer counts as a mix of the two. Over the validation sets, 10, 20, 35 and 60 gave
+    /// 0.9077, 0.9079, 0.9078 and 0.9073 mIoU against 0.9030 without the check (every seed
+    /// up at 20; the dev set 0.898 -> 0.900); a tolerance of 0.15 x |F - B| instead, 0.9081.
+    /// Counting shadowed B as explained too: 0.9085, every seed up again.
+    static let mixTolerance: Float = 20
     private let foreground: LocalMeans
     private let background: LocalMeans
 
@@ -58,9 +70,14 @@ struct EdgeMatting {
         let d = f - b
         let contrast = (d * d).sum()
         if contrast > 100 {
-            let projected = min(1, max(0, ((pixel - b) * d).sum() / contrast))
-            let trust = min(1, (contrast.squareRoot() - 10) / 60)
-            alpha = alpha * (1 - trust) + projected * trust
+            let mix = ((pixel - b) * d).sum() / contrast
+            let offLine = pixel - b - mix * d
+            let shade = min(1, max(1 / FeatureMixtureModel.Shadow.backdrop.deepest, (pixel * b).sum() / max(1, (b * b).sum())))
+            let offShadow = pixel - shade * b
+            let residual = min((offLine * offLine).sum(), (offShadow * offShadow).sum())
+            let fit = max(0, 1 - residual / (EdgeMatting.mixTolerance * EdgeMatting.mixTolerance))
+            let trust = min(1, (contrast.squareRoot() - 10) / 60) * fit
+            alpha = alpha * (1 - trust) + min(1, max(0, mix)) * trust
         }
         guard alpha > 0.01 && alpha < 0.99 else { return (alpha, pixel) }
         let color = alpha >= 0.25 ? (pixel - (1 - alpha) * b) / alpha : f

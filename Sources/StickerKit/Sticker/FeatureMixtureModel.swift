@@ -25,6 +25,10 @@ struct FeatureMixtureModel: Sendable {
         var deepest: Float
         /// The cost, in log-likelihood units, of explaining a pixel as shadowed.
         var penalty: Float
+
+        /// The soft shadow a backdrop shows around a subject, as the segmenter's refinement
+        /// and the edge matting allow for it (see `SubjectSegmenter.refinementShadow`).
+        static let backdrop = Shadow(deepest: 1.6, penalty: 2)
     }
 
     private(set) var components: [Component]

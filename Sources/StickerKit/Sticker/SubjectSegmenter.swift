@@ -96,7 +96,7 @@ struct SubjectSegmenter: Sendable {
     /// shadowed water, 0.87 -> 0.84); penalties 1.5, 2 and 3 (at 2) 0.9021, 0.9026 and
     /// 0.9020. Also allowed in the search at half size, it changed which subjects were
     /// found (0.899; on the dev set the gap under a cement mixer's drum was taken in).
-    var refinementShadow: FeatureMixtureModel.Shadow? = FeatureMixtureModel.Shadow(deepest: 1.6, penalty: 2)
+    var refinementShadow: FeatureMixtureModel.Shadow? = .backdrop
 
     /// A result the subject prior agrees with this well (soft IoU) ends the search for
     /// one: the seeded result is kept without trying the rectangle, and the rectangle's
