@@ -204,7 +204,7 @@ import TestSupport
         var outline = 0, opaque = 0
         for py in 0..<240 {
             for px in 0..<320 {
-                let r = ((Double(px) + 0.5 - x) * (Double(px) + 0.5 - x) + (Double(py) + 0.5 - y) * (Double(py) + 0.5 - y)).squareRoot()
+                let r = hypot(Double(px) + 0.5 - x, Double(py) + 0.5 - y)
                 guard r > inner + 0.5 && r < outer - 0.5 else { continue }
                 outline += 1
                 if alpha[py * 320 + px] >= 0.5 { opaque += 1 }

@@ -72,8 +72,8 @@ struct EdgeMatting {
         if contrast > 100 {
             let mix = ((pixel - b) * d).sum() / contrast
             let offLine = pixel - b - mix * d
-            let shade = min(1, max(1 / FeatureMixtureModel.Shadow.backdrop.deepest, (pixel * b).sum() / max(1, (b * b).sum())))
-            let offShadow = pixel - shade * b
+            let shade = (pixel * b).sum() / max(1, (b * b).sum())   // the nearest multiple of B
+            let offShadow = pixel - min(1, max(1 / FeatureMixtureModel.Shadow.backdrop.deepest, shade)) * b
             let residual = min((offLine * offLine).sum(), (offShadow * offShadow).sum())
             let fit = max(0, 1 - residual / (EdgeMatting.mixTolerance * EdgeMatting.mixTolerance))
             let trust = min(1, (contrast.squareRoot() - 10) / 60) * fit
