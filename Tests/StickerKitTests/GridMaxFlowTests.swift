@@ -10,10 +10,11 @@ import Testing
         let width: Int, height: Int
         let forward: [SIMD4<Int32>]
 
-        /// The cost of a labelling (1 = source side): preferences on the wrong side plus
-        /// every grid edge between differently labelled pixels.
         /// Every edge inside the grid, once: a pixel, its forward neighbour and the capacity.
-        var edges: [(pixel: Int, neighbour: Int, capacity: Int32)] {
+        let edges: [(pixel: Int, neighbour: Int, capacity: Int32)]
+
+        init(width: Int, height: Int, forward: [SIMD4<Int32>]) {
+            (self.width, self.height, self.forward) = (width, height, forward)
             var edges: [(pixel: Int, neighbour: Int, capacity: Int32)] = []
             for y in 0..<height {
                 for x in 0..<width {
@@ -25,9 +26,11 @@ import Testing
                     }
                 }
             }
-            return edges
+            self.edges = edges
         }
 
+        /// The cost of a labelling (1 = source side): preferences on the wrong side plus
+        /// every grid edge between differently labelled pixels.
         func cost(_ labels: [UInt8], _ preferences: [Int32]) -> Int {
             var cost = 0
             for (pixel, preference) in preferences.enumerated() {

@@ -201,11 +201,10 @@ import TestSupport
         let (sticker, _, iou) = try extract(scene)
         #expect(iou > 0.97)
         let alpha = TestFiles.fullFrameAlpha(sticker, width: 320, height: 240)
+        let ring = Scene.Shape.ring(x: x, y: y, outer: outer, inner: inner)
         var outline = 0, opaque = 0
         for py in 0..<240 {
-            for px in 0..<320 {
-                let r = hypot(Double(px) + 0.5 - x, Double(py) + 0.5 - y)
-                guard r > inner + 0.5 && r < outer - 0.5 else { continue }
+            for px in 0..<320 where ring.coverage(Double(px) + 0.5, Double(py) + 0.5) == 1 {
                 outline += 1
                 if alpha[py * 320 + px] >= 0.5 { opaque += 1 }
             }
