@@ -84,6 +84,59 @@ import TestSupport
         }
     }
 
+    /// A red disc with a small black spot and a larger hole showing the tan backdrop, whose
+    /// bottom is a dark grey strip, labelled as the search leaves such a subject: both
+    /// enclosed regions background. Without learning holes, the subject's model knows only
+    /// red, the backdrop's dark grey explains black better, and the spot stays a hole; with
+    /// the refinement's share, the spot (4% of the subject) teaches the subject's model
+    /// black and the cut fills it, while the hole (a fifth of the subject) stays open.
+    @Test(arguments: [false, true])
+    func smallHolesTeachTheSubjectsModelItsColours(learning: Bool) {
+        let width = 120, height = 90
+        var colors = [SIMD3<Float>](repeating: .zero, count: width * height)
+        var labels = [UInt8](repeating: 0, count: width * height)
+        var spot: [Int] = [], hole: [Int] = [], rest: [Int] = []
+        var generator = SplitMix64(seed: 11)
+        func inside(_ x: Int, _ y: Int, _ cx: Int, _ cy: Int, _ radius: Int) -> Bool {
+            (x - cx) * (x - cx) + (y - cy) * (y - cy) < radius * radius
+        }
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                var color: SIMD3<Float> = y >= 62 ? [60, 60, 60] : [200, 150, 100]
+                if inside(x, y, 38, 34, 4) {
+                    color = [10, 10, 10]
+                    spot.append(index)
+                } else if inside(x, y, 53, 46, 9) {
+                    hole.append(index)
+                } else if inside(x, y, 45, 40, 22) {
+                    color = [200, 40, 40]
+                    labels[index] = 1
+                    rest.append(index)
+                }
+                colors[index] = color + SIMD3<Float>((0..<3).map { _ in Float(generator.nextUnit() * 8 - 4) })
+            }
+        }
+        let image = WorkingImage(width: width, height: height, colors: colors)
+        let segmenter = SubjectSegmenter()
+        let next = segmenter.cut(SubjectSegmenter.features(of: image), labels: labels,
+                                 inBand: [Bool](repeating: false, count: labels.count),
+                                 edges: ContrastEdges(image, weight: segmenter.fineSmoothness * SubjectSegmenter.unit),
+                                 trimmingSubject: false, learningHolesBelow: learning ? segmenter.refinementHoleShare : 0)
+        let spotFilled = spot.filter { next[$0] == 1 }.count
+        let holeFilled = hole.filter { next[$0] == 1 }.count
+        let restKept = rest.filter { next[$0] == 1 }.count
+        #expect(Double(spot.count) < segmenter.refinementHoleShare * Double(rest.count))
+        #expect(Double(hole.count) > segmenter.refinementHoleShare * Double(rest.count))
+        #expect(restKept * 100 >= rest.count * 99, "disc kept: \(restKept) of \(rest.count)")
+        #expect(holeFilled * 100 <= hole.count, "hole filled: \(holeFilled) of \(hole.count)")
+        if learning {
+            #expect(spotFilled * 100 >= spot.count * 99, "spot filled: \(spotFilled) of \(spot.count)")
+        } else {
+            #expect(spotFilled * 100 <= spot.count, "spot filled: \(spotFilled) of \(spot.count)")
+        }
+    }
+
     /// A red disc in the middle of a two-tone backdrop whose frame also shows red (a patch
     /// in a corner), and a small white glint near another corner that no frame colour
     /// explains: colour seeding starts from the glint and keeps it (as the segmenter does

@@ -97,6 +97,18 @@ struct SubjectSegmenter: Sendable {
     /// 0.9020. Also allowed in the search at half size, it changed which subjects were
     /// found (0.899; on the dev set the gap under a cement mixer's drum was taken in).
     var refinementShadow: FeatureMixtureModel.Shadow? = .backdrop
+    /// In the rounds at the refinement size, the subject's model also learns the colours of
+    /// the background regions the subject encloses that are smaller than this share of its
+    /// area (the labels stay as they are; the cut decides). The search's trimmed model
+    /// leaves out subject colours the background also shows, so dark parts such as a
+    /// ladybird's black spots come out of it as holes and, with no dark colour in the
+    /// subject's model, stay holes. A hole that shows the background (a ring's inside, an
+    /// outline drawing's interior) is usually larger. Over the validation sets, shares of
+    /// 0.02, 0.05, 0.08, 0.11, 0.15 and 0.3 scored 0.9085, 0.9088, 0.9100, 0.9098, 0.9094
+    /// and 0.9069 mIoU (0 scores 0.9085); at 0.08 every seed up, three ladybirds
+    /// 0.67 -> 0.84, 0.78 -> 0.92 and 0.61 -> 0.65; down, a fishery whose small windows
+    /// show the background 0.95 -> 0.89. Also in the search, it scored 0.9062.
+    var refinementHoleShare: Double = 0.08
 
     /// A result the subject prior agrees with this well (soft IoU) ends the search for
     /// one: the seeded result is kept without trying the rectangle, and the rectangle's
@@ -147,7 +159,7 @@ struct SubjectSegmenter: Sendable {
         let edges = ContrastEdges(image, weight: fineSmoothness * SubjectSegmenter.unit)
         let refined = try rounds(SubjectSegmenter.features(of: image), from: labels, inBand: frameBand(image), edges: edges,
                                  atMost: fineIterations, settlingWithin: fineSettling, trimmingSubject: false,
-                                 shadow: refinementShadow)
+                                 learningHolesBelow: refinementHoleShare, shadow: refinementShadow)
         let kept = ForegroundMask(width: image.width, height: image.height, values: refined).keepingRegions(overlapping: labels)
         return droppingUnlikelyFrameRegions(kept, prior)
     }
@@ -186,7 +198,7 @@ struct SubjectSegmenter: Sendable {
         let seed = try initialLabels(image, inBand: inBand)
         func rounds(from labels: [UInt8], atMost iterations: Int = iterations) throws -> [UInt8] {
             try self.rounds(features, from: labels, inBand: inBand, edges: edges, atMost: iterations, settlingWithin: 0,
-                            trimmingSubject: true, shadow: nil)
+                            trimmingSubject: true, learningHolesBelow: 0, shadow: nil)
         }
         func carvedFromCentre() throws -> [UInt8]? {
             var rectangle = nothing
@@ -230,12 +242,13 @@ struct SubjectSegmenter: Sendable {
     /// x the subject's area of the labels (0: none), or `iterations` rounds have run.
     private func rounds(_ features: [SIMD4<Float>], from labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
                         atMost iterations: Int, settlingWithin tolerance: Float, trimmingSubject: Bool,
+                        learningHolesBelow holeShare: Double,
                         shadow: FeatureMixtureModel.Shadow?) throws -> [UInt8] {
         var labels = labels
         for _ in 0..<iterations {
             try Task.checkCancellation()
             let next = cut(features, labels: labels, inBand: inBand, edges: edges, trimmingSubject: trimmingSubject,
-                           shadow: shadow)
+                           learningHolesBelow: holeShare, shadow: shadow)
             let changed = zip(labels, next).reduce(0) { $0 + ($1.0 != $1.1 ? 1 : 0) }
             labels = next
             if Float(changed) <= tolerance * Float(ForegroundMask.area(of: next)) { break }
@@ -281,12 +294,20 @@ struct SubjectSegmenter: Sendable {
     /// (a trimmed estimate): background wrongly labelled subject (a hole, a strip of sky
     /// along the subject, highlights around it) would otherwise teach the subject's model
     /// its colours and hold itself in the subject round after round. When that would leave
-    /// under a quarter of the subject, all of it is used. With `shadow`, the background's
+    /// under a quarter of the subject, all of it is used. With a `holeShare` above 0, the
+    /// subject's model also learns the enclosed background regions smaller than that share
+    /// of the subject's area (see `refinementHoleShare`). With `shadow`, the background's
     /// model may explain a pixel as background in shadow.
     func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
-             trimmingSubject: Bool, shadow: FeatureMixtureModel.Shadow? = nil) -> [UInt8] {
+             trimmingSubject: Bool, learningHolesBelow holeShare: Double = 0,
+             shadow: FeatureMixtureModel.Shadow? = nil) -> [UInt8] {
         var (subjectSamples, backgroundSamples) = SubjectSegmenter.indices(of: labels)
         guard !subjectSamples.isEmpty, !backgroundSamples.isEmpty else { return labels }
+        if holeShare > 0 {
+            let filled = ForegroundMask(width: edges.width, height: edges.height, values: labels)
+                .fillingHoles(smallerThan: holeShare * Double(subjectSamples.count))
+            subjectSamples = SubjectSegmenter.indices(of: filled.values).subject
+        }
         let preferences = features.withUnsafeBufferPointer { features in
             let background = FeatureMixtureModel(features: features, samples: backgroundSamples, count: components)
             let backgroundCosts = background.costs(features, allowingShadow: shadow)
