@@ -3,8 +3,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `SubjectSegmenter`: one GrabCut round with and without trimming the subject's model,
-/// and the subject prior's choice between the seeded and the rectangle's results.
+/// `SubjectSegmenter`: one GrabCut round with and without trimming the subject's model or
+/// learning its small holes' colours, and the subject prior's choice between the seeded
+/// and the rectangle's results.
 @Suite struct SubjectSegmenterTests {
     /// A red disc labelled subject together with a white patch beside it, while white also
     /// covers a strip of the background: the state GrabCut's rounds reach when a cut pulls
