@@ -98,19 +98,19 @@ import TestSupport
         var labels = [UInt8](repeating: 0, count: width * height)
         var spot: [Int] = [], hole: [Int] = [], rest: [Int] = []
         var generator = SplitMix64(seed: 11)
-        func inside(_ x: Int, _ y: Int, _ cx: Int, _ cy: Int, _ radius: Int) -> Bool {
-            (x - cx) * (x - cx) + (y - cy) * (y - cy) < radius * radius
-        }
+        let spotShape = Scene.Shape.disc(x: 38, y: 34, radius: 4), holeShape = Scene.Shape.disc(x: 53, y: 46, radius: 9)
+        let discShape = Scene.Shape.disc(x: 45, y: 40, radius: 22)
         for y in 0..<height {
             for x in 0..<width {
                 let index = y * width + x
                 var color: SIMD3<Float> = y >= 62 ? [60, 60, 60] : [200, 150, 100]
-                if inside(x, y, 38, 34, 4) {
+                // More than half covered: the pixel's centre lies inside the shape.
+                if spotShape.coverage(Double(x), Double(y)) > 0.5 {
                     color = [10, 10, 10]
                     spot.append(index)
-                } else if inside(x, y, 53, 46, 9) {
+                } else if holeShape.coverage(Double(x), Double(y)) > 0.5 {
                     hole.append(index)
-                } else if inside(x, y, 45, 40, 22) {
+                } else if discShape.coverage(Double(x), Double(y)) > 0.5 {
                     color = [200, 40, 40]
                     labels[index] = 1
                     rest.append(index)
