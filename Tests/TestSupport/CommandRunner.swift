@@ -21,6 +21,14 @@ public struct CommandRunner: Sendable {
         executable = candidate
     }
 
+    /// Blocks this thread for `milliseconds`. Tests that time a signal against a running
+    /// command use it rather than `Task.sleep`: the suite's CPU-bound tests hold the
+    /// cooperative pool's threads for seconds at a time, so an awaiting test can resume
+    /// after the command it meant to interrupt has finished.
+    public static func pause(milliseconds: Int) {
+        usleep(useconds_t(milliseconds * 1000))
+    }
+
     /// Starts the command; the caller waits (and may signal it first).
     public func start(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
                       directory: URL? = nil) throws -> (Process, Pipe, Pipe) {

@@ -135,7 +135,7 @@ import TestSupport
         #expect(result.standardOutput.isEmpty)
     }
 
-    @Test func interruptExitsOneThirtyAndLeavesNoPartialFiles() async throws {
+    @Test func interruptExitsOneThirtyAndLeavesNoPartialFiles() throws {
         let photos = Self.photos(40, size: 480)
         let out = TestFiles.temporaryFolder("cli-out")
         let (process, _, _) = try runner.start([photos.path, "--out", out.path, "--no-cache", "-j", "1", "--quiet"])
@@ -143,7 +143,7 @@ import TestSupport
         for _ in 0..<400 {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
             if names.contains(where: { $0.hasSuffix(".png") && !$0.hasPrefix(".") }) { break }
-            try await Task.sleep(for: .milliseconds(10))
+            CommandRunner.pause(milliseconds: 10)
         }
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()

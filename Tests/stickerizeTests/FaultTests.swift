@@ -46,7 +46,7 @@ import TestSupport
         }
     }
 
-    @Test func interruptsAtRandomMomentsLeaveEveryFileWholeOrAbsent() async throws {
+    @Test func interruptsAtRandomMomentsLeaveEveryFileWholeOrAbsent() throws {
         let photos = CommandLineTests.photos(6)
         let (expected, runTime) = try reference(photos)
         var generator = SystemRandomNumberGenerator()
@@ -61,12 +61,12 @@ import TestSupport
             if trial % 2 == 1 {
                 var polls = 0
                 while try TestFiles.stickers(in: out).isEmpty, polls < 3000 {
-                    try await Task.sleep(for: .milliseconds(10))
+                    CommandRunner.pause(milliseconds: 10)
                     polls += 1
                 }
             }
             let delay = trial % 2 == 1 ? Int.random(in: 0...60, using: &generator) : Int.random(in: 0...runTime / 3, using: &generator)
-            try await Task.sleep(for: .milliseconds(delay))
+            CommandRunner.pause(milliseconds: delay)
             let signal = trial % 4 < 2 ? SIGINT : SIGTERM
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
