@@ -19,11 +19,29 @@ enum BoxFilter {
         }
         output.withUnsafeMutableBufferPointer { output in
             slideDown(rows, width: width, height: height, radius: radius) { y, sums, rowsInWindow in
-                let count = Float(rowsInWindow)
-                for x in 0..<width { output[y * width + x] = sums[x] / count }
+                divide(sums, by: Float(rowsInWindow), into: output.baseAddress! + y * width)
             }
         }
         return output
+    }
+
+    /// target[x] = sums[x] / divisor for every x, eight at a time (the same quotients as one
+    /// at a time).
+    @inline(__always)
+    private static func divide(_ sums: UnsafeBufferPointer<Float>, by divisor: Float,
+                               into target: UnsafeMutablePointer<Float>) {
+        let (source, destination) = (UnsafeRawPointer(sums.baseAddress!), UnsafeMutableRawPointer(target))
+        let divisors = SIMD8<Float>(repeating: divisor)
+        var x = 0
+        while x + 8 <= sums.count {
+            let quotients = source.loadUnaligned(fromByteOffset: x * 4, as: SIMD8<Float>.self) / divisors
+            destination.storeBytes(of: quotients, toByteOffset: x * 4, as: SIMD8<Float>.self)
+            x += 8
+        }
+        while x < sums.count {
+            target[x] = sums[x] / divisor
+            x += 1
+        }
     }
 
     /// Moves a (2r+1)-row window down all columns at once, row by row in memory order, and

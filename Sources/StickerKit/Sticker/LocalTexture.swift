@@ -18,9 +18,19 @@ enum LocalTexture {
     static func features(of image: WorkingImage) -> [Float] {
         let width = image.width, height = image.height
         guard width * height > 0 else { return [] }
-        let brightness = image.colors.map { ($0.x + $0.y + $0.z) / 3 }
+        // Flat loops rather than `map`, which the optimizer left appending one element at a time.
+        let count = width * height
+        let brightness = [Float](unsafeUninitializedCapacity: count) { brightness, initialized in
+            image.colors.withUnsafeBufferPointer { colors in
+                for i in 0..<count { brightness[i] = (colors[i].x + colors[i].y + colors[i].z) / 3 }
+            }
+            initialized = count
+        }
         let local = BoxFilter.mean(brightness, width: width, height: height, radius: 1)
-        let deviation = zip(brightness, local).map { abs($0 - $1) }
+        let deviation = [Float](unsafeUninitializedCapacity: count) { deviation, initialized in
+            for i in 0..<count { deviation[i] = abs(brightness[i] - local[i]) }
+            initialized = count
+        }
         let energy = minimum(BoxFilter.mean(deviation, width: width, height: height, radius: 2),
                              width: width, height: height, radius: 2)
         var features = [Float](repeating: 0, count: energy.count)
@@ -46,16 +56,17 @@ enum LocalTexture {
     }
 
     /// Minimum over a (2r+1) x (2r+1) window clipped at the edges: along rows, then along
-    /// columns, each as element-wise minima with shifted copies (flat, vectorisable loops).
+    /// columns, each as element-wise minima with shifted copies, eight floats at a time.
     static func minimum(_ plane: [Float], width: Int, height: Int, radius: Int) -> [Float] {
         guard radius > 0 else { return plane }
         var rows = plane
         plane.withUnsafeBufferPointer { plane in
             rows.withUnsafeMutableBufferPointer { rows in
+                let (source, target) = (plane.baseAddress!, rows.baseAddress!)
                 for row in stride(from: 0, to: plane.count, by: width) {
                     for shift in 1...radius where shift < width {
-                        for x in row..<(row + width - shift) { rows[x] = min(rows[x], plane[x + shift]) }
-                        for x in row..<(row + width - shift) { rows[x + shift] = min(rows[x + shift], plane[x]) }
+                        lower(target + row, toMinimumWith: source + row + shift, count: width - shift)
+                        lower(target + row + shift, toMinimumWith: source + row, count: width - shift)
                     }
                 }
             }
@@ -63,13 +74,32 @@ enum LocalTexture {
         var output = rows
         rows.withUnsafeBufferPointer { rows in
             output.withUnsafeMutableBufferPointer { output in
+                let (source, target) = (rows.baseAddress!, output.baseAddress!)
                 for shift in 1...radius where shift < height {
                     let offset = shift * width
-                    for index in 0..<(rows.count - offset) { output[index] = min(output[index], rows[index + offset]) }
-                    for index in 0..<(rows.count - offset) { output[index + offset] = min(output[index + offset], rows[index]) }
+                    lower(target, toMinimumWith: source + offset, count: rows.count - offset)
+                    lower(target + offset, toMinimumWith: source, count: rows.count - offset)
                 }
             }
         }
         return output
+    }
+
+    /// target[i] = min(target[i], source[i]) for i < count; the two runs do not overlap.
+    @inline(__always)
+    private static func lower(_ target: UnsafeMutablePointer<Float>, toMinimumWith source: UnsafePointer<Float>,
+                              count: Int) {
+        let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(target))
+        var i = 0
+        while i + 8 <= count {
+            let smaller = VectorMath.minimum(to.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self),
+                                             from.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self))
+            to.storeBytes(of: smaller, toByteOffset: i * 4, as: SIMD8<Float>.self)
+            i += 8
+        }
+        while i < count {
+            target[i] = min(target[i], source[i])
+            i += 1
+        }
     }
 }
