@@ -26,7 +26,7 @@ public struct CommandRunner: Sendable {
     /// cooperative pool's threads for seconds at a time, so an awaiting test can resume
     /// after the command it meant to interrupt has finished.
     public static func pause(milliseconds: Int) {
-        usleep(useconds_t(milliseconds * 1000))
+        Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
     }
 
     /// Starts the command; the caller waits (and may signal it first).
