@@ -1,6 +1,6 @@
-/// exp, log, truncation, minimum and maximum on eight floats at once, for loops that
-/// would otherwise call libm, convert once per lane or call the standard library's
-/// generics out of line.
+/// exp, log, truncation, minimum and maximum on eight floats at once, and a lane-wise
+/// loop over two runs of floats, for loops that would otherwise call libm, convert once
+/// per lane, call the standard library's generics out of line or stay scalar.
 ///
 /// Both follow the classic scheme of Cephes' expf and logf (S. L. Moshier, "Methods and
 /// Programs for Mathematical Functions", 1989): reduce the argument by a power of two,
@@ -16,6 +16,27 @@ enum VectorMath {
     /// The larger of each pair of lanes (see `minimum`).
     @inline(__always)
     static func maximum(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> { a.replacing(with: b, where: b .> a) }
+
+    /// target[i] = combine(target[i], source[i]) for i < count, eight lanes at a time (the
+    /// last few as one partly filled vector), for a lane-wise `combine` and runs that do not
+    /// overlap: the same results as one element at a time.
+    @inline(__always)
+    static func combine(_ target: UnsafeMutablePointer<Float>, with source: UnsafePointer<Float>, count: Int,
+                        _ combine: (SIMD8<Float>, SIMD8<Float>) -> SIMD8<Float>) {
+        let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(target))
+        var i = 0
+        while i + 8 <= count {
+            let combined = combine(to.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self),
+                                   from.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self))
+            to.storeBytes(of: combined, toByteOffset: i * 4, as: SIMD8<Float>.self)
+            i += 8
+        }
+        guard i < count else { return }
+        var (a, b) = (SIMD8<Float>(), SIMD8<Float>())
+        for lane in 0..<(count - i) { (a[lane], b[lane]) = (target[i + lane], source[i + lane]) }
+        let combined = combine(a, b)
+        for lane in 0..<(count - i) { target[i + lane] = combined[lane] }
+    }
 
     /// e^x for x in [-87, 88] (outside it the result overflows or loses all precision).
     @inline(__always)

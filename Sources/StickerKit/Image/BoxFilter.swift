@@ -19,29 +19,11 @@ enum BoxFilter {
         }
         output.withUnsafeMutableBufferPointer { output in
             slideDown(rows, width: width, height: height, radius: radius) { y, sums, rowsInWindow in
-                divide(sums, by: Float(rowsInWindow), into: output.baseAddress! + y * width)
+                let count = SIMD8<Float>(repeating: Float(rowsInWindow))
+                VectorMath.combine(output.baseAddress! + y * width, with: sums.baseAddress!, count: width) { $1 / count }
             }
         }
         return output
-    }
-
-    /// target[x] = sums[x] / divisor for every x, eight at a time (the same quotients as one
-    /// at a time).
-    @inline(__always)
-    private static func divide(_ sums: UnsafeBufferPointer<Float>, by divisor: Float,
-                               into target: UnsafeMutablePointer<Float>) {
-        let (source, destination) = (UnsafeRawPointer(sums.baseAddress!), UnsafeMutableRawPointer(target))
-        let divisors = SIMD8<Float>(repeating: divisor)
-        var x = 0
-        while x + 8 <= sums.count {
-            let quotients = source.loadUnaligned(fromByteOffset: x * 4, as: SIMD8<Float>.self) / divisors
-            destination.storeBytes(of: quotients, toByteOffset: x * 4, as: SIMD8<Float>.self)
-            x += 8
-        }
-        while x < sums.count {
-            target[x] = sums[x] / divisor
-            x += 1
-        }
     }
 
     /// Moves a (2r+1)-row window down all columns at once, row by row in memory order, and
@@ -57,10 +39,10 @@ enum BoxFilter {
                 for y in 0..<height {
                     while upper < min(height - 1, y + radius) {
                         upper += 1
-                        add(rows.baseAddress! + upper * width, into: sums, sign: 1)
+                        VectorMath.combine(sums.baseAddress!, with: rows.baseAddress! + upper * width, count: width, +)
                     }
                     while lower < max(0, y - radius) {
-                        add(rows.baseAddress! + lower * width, into: sums, sign: -1)
+                        VectorMath.combine(sums.baseAddress!, with: rows.baseAddress! + lower * width, count: width, -)
                         lower += 1
                     }
                     body(y, UnsafeBufferPointer(sums), upper - lower + 1)
@@ -72,23 +54,6 @@ enum BoxFilter {
     /// Samples in each position's window along a line of `count`, clipped at the ends.
     private static func windowSizes(count: Int, radius: Int) -> [Float] {
         (0..<count).map { Float(min(count - 1, $0 + radius) - max(0, $0 - radius) + 1) }
-    }
-
-    /// sums[x] += sign x row[x], eight columns at a time (sign is 1 or -1, so exact).
-    @inline(__always)
-    private static func add(_ row: UnsafePointer<Float>, into sums: UnsafeMutableBufferPointer<Float>, sign: Float) {
-        let source = UnsafeRawPointer(row), target = UnsafeMutableRawPointer(sums.baseAddress!)
-        var x = 0
-        while x + 8 <= sums.count {
-            let sum = target.loadUnaligned(fromByteOffset: x * 4, as: SIMD8<Float>.self)
-                + sign * source.loadUnaligned(fromByteOffset: x * 4, as: SIMD8<Float>.self)
-            target.storeBytes(of: sum, toByteOffset: x * 4, as: SIMD8<Float>.self)
-            x += 8
-        }
-        while x < sums.count {
-            sums[x] += sign * row[x]
-            x += 1
-        }
     }
 
     /// Window sums along one row of `count` samples: each step adds the sample entering the

@@ -12,8 +12,9 @@ struct ForegroundMask: Sendable, Equatable {
 
     var area: Int { ForegroundMask.area(of: values) }
 
-    /// The number of subject pixels among `labels` (0 or 1 each).
-    static func area(of labels: [UInt8]) -> Int { labels.reduce(0) { $0 + Int($1) } }
+    /// The number of subject pixels among `labels` (0 or 1 each); the wrapping sum cannot
+    /// wrap and, unlike a checked one, vectorises.
+    static func area(of labels: [UInt8]) -> Int { labels.reduce(0) { $0 &+ Int($1) } }
 
     /// Whether `labels` hold a subject rather than a speck: at least a thousandth of the picture.
     static func holdsSubject(_ labels: [UInt8]) -> Bool { area(of: labels) * 1000 >= labels.count }

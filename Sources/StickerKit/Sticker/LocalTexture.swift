@@ -65,8 +65,8 @@ enum LocalTexture {
                 let (source, target) = (plane.baseAddress!, rows.baseAddress!)
                 for row in stride(from: 0, to: plane.count, by: width) {
                     for shift in 1...radius where shift < width {
-                        lower(target + row, toMinimumWith: source + row + shift, count: width - shift)
-                        lower(target + row + shift, toMinimumWith: source + row, count: width - shift)
+                        VectorMath.combine(target + row, with: source + row + shift, count: width - shift, VectorMath.minimum)
+                        VectorMath.combine(target + row + shift, with: source + row, count: width - shift, VectorMath.minimum)
                     }
                 }
             }
@@ -77,29 +77,11 @@ enum LocalTexture {
                 let (source, target) = (rows.baseAddress!, output.baseAddress!)
                 for shift in 1...radius where shift < height {
                     let offset = shift * width
-                    lower(target, toMinimumWith: source + offset, count: rows.count - offset)
-                    lower(target + offset, toMinimumWith: source, count: rows.count - offset)
+                    VectorMath.combine(target, with: source + offset, count: rows.count - offset, VectorMath.minimum)
+                    VectorMath.combine(target + offset, with: source, count: rows.count - offset, VectorMath.minimum)
                 }
             }
         }
         return output
-    }
-
-    /// target[i] = min(target[i], source[i]) for i < count; the two runs do not overlap.
-    @inline(__always)
-    private static func lower(_ target: UnsafeMutablePointer<Float>, toMinimumWith source: UnsafePointer<Float>,
-                              count: Int) {
-        let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(target))
-        var i = 0
-        while i + 8 <= count {
-            let smaller = VectorMath.minimum(to.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self),
-                                             from.loadUnaligned(fromByteOffset: i * 4, as: SIMD8<Float>.self))
-            to.storeBytes(of: smaller, toByteOffset: i * 4, as: SIMD8<Float>.self)
-            i += 8
-        }
-        while i < count {
-            target[i] = min(target[i], source[i])
-            i += 1
-        }
     }
 }

@@ -310,13 +310,17 @@ struct SubjectSegmenter: Sendable {
     func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
              trimmingSubject: Bool, learningHolesBelow holeShare: Double = 0,
              shadow: FeatureMixtureModel.Shadow? = nil) -> [UInt8] {
-        var (subjectSamples, backgroundSamples) = SubjectSegmenter.indices(of: labels)
-        guard !subjectSamples.isEmpty, !backgroundSamples.isEmpty else { return labels }
+        let area = ForegroundMask.area(of: labels)
+        guard area > 0, area < labels.count else { return labels }
+        let backgroundSamples = SubjectSegmenter.indices(of: labels, count: labels.count - area) { $0 != 1 }
+        // The labels the subject's model learns from: with small holes filled, if asked.
+        var (learnt, learntArea) = (labels, area)
         if holeShare > 0 {
-            let filled = ForegroundMask(width: edges.width, height: edges.height, values: labels)
-                .fillingHoles(smallerThan: holeShare * Double(subjectSamples.count))
-            subjectSamples = SubjectSegmenter.indices(of: filled.values).subject
+            learnt = ForegroundMask(width: edges.width, height: edges.height, values: labels)
+                .fillingHoles(smallerThan: holeShare * Double(area)).values
+            learntArea = ForegroundMask.area(of: learnt)
         }
+        var subjectSamples = SubjectSegmenter.indices(of: learnt, count: learntArea) { $0 == 1 }
         let preferences = features.withUnsafeBufferPointer { features in
             let background = FeatureMixtureModel(features: features, samples: backgroundSamples, count: components)
             let backgroundCosts = background.costs(features, allowingShadow: shadow)
@@ -337,23 +341,19 @@ struct SubjectSegmenter: Sendable {
         return SubjectSegmenter.minimumCut(preferences: preferences, edges: edges)
     }
 
-    /// The indices of the subject's pixels (label 1) and of the others, each in order.
-    private static func indices(of labels: [UInt8]) -> (subject: [Int32], background: [Int32]) {
-        let area = labels.reduce(0) { $0 &+ ($1 == 1 ? 1 : 0) }
-        func collect(_ count: Int, where isWanted: (UInt8) -> Bool) -> [Int32] {
-            // With no capacity, the initializer below writes the count into the standard
-            // library's shared empty-array storage: a data race between segmentations
-            // running at once (ThreadSanitizer caught two with no subject).
-            guard count > 0 else { return [] }
-            return [Int32](unsafeUninitializedCapacity: count) { indices, initialized in
-                initialized = 0
-                for index in labels.indices where isWanted(labels[index]) {
-                    indices[initialized] = Int32(truncatingIfNeeded: index)
-                    initialized &+= 1
-                }
+    /// The indices, in order, of the `count` pixels whose label `isWanted` accepts.
+    private static func indices(of labels: [UInt8], count: Int, where isWanted: (UInt8) -> Bool) -> [Int32] {
+        // With no capacity, the initializer below writes the count into the standard
+        // library's shared empty-array storage: a data race between segmentations running
+        // at once (ThreadSanitizer caught two with no subject).
+        guard count > 0 else { return [] }
+        return [Int32](unsafeUninitializedCapacity: count) { indices, initialized in
+            initialized = 0
+            for index in labels.indices where isWanted(labels[index]) {
+                indices[initialized] = Int32(truncatingIfNeeded: index)
+                initialized &+= 1
             }
         }
-        return (collect(area) { $0 == 1 }, collect(labels.count - area) { $0 != 1 })
     }
 
     /// Labels minimising the preferences plus the edge costs, exactly (one max-flow).
