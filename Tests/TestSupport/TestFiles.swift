@@ -21,6 +21,17 @@ public enum TestFiles {
         return found
     }
 
+    /// Blocks until a finished sticker (a `.png` that is not a temporary file) appears in
+    /// `folder`, looking every 10 ms at most `polls` times. It only lists names: reading a
+    /// file another process is still writing races with its rename.
+    public static func waitForFirstSticker(in folder: URL, polls: Int) {
+        for _ in 0..<polls {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+            if names.contains(where: { $0.hasSuffix(".png") && !$0.hasPrefix(AtomicFile.temporaryPrefix) }) { return }
+            CommandRunner.pause(milliseconds: 10)
+        }
+    }
+
     public static func png(_ image: RGBAImage) -> Data {
         (try? PNGEncoder().encode(image)) ?? Data()
     }

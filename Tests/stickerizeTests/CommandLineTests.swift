@@ -140,11 +140,7 @@ import TestSupport
         let out = TestFiles.temporaryFolder("cli-out")
         let (process, _, _) = try runner.start([photos.path, "--out", out.path, "--no-cache", "-j", "1", "--quiet"])
         // Wait for the first sticker, then interrupt mid-batch.
-        for _ in 0..<400 {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
-            if names.contains(where: { $0.hasSuffix(".png") && !$0.hasPrefix(".") }) { break }
-            CommandRunner.pause(milliseconds: 10)
-        }
+        TestFiles.waitForFirstSticker(in: out, polls: 400)
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationStatus == 130)

@@ -58,13 +58,7 @@ import TestSupport
             // Half the trials strike at a random moment from the start (startup included),
             // half at a random moment after the first sticker is written (mid-batch, however
             // fast or slow this machine and build are).
-            if trial % 2 == 1 {
-                var polls = 0
-                while try TestFiles.stickers(in: out).isEmpty, polls < 3000 {
-                    CommandRunner.pause(milliseconds: 10)
-                    polls += 1
-                }
-            }
+            if trial % 2 == 1 { TestFiles.waitForFirstSticker(in: out, polls: 3000) }
             let delay = trial % 2 == 1 ? Int.random(in: 0...60, using: &generator) : Int.random(in: 0...runTime / 3, using: &generator)
             CommandRunner.pause(milliseconds: delay)
             let signal = trial % 4 < 2 ? SIGINT : SIGTERM
