@@ -52,17 +52,19 @@ struct LowResolutionGrid: Sendable {
         return sizes
     }
 
-    /// Calls `body(cell, x)` for every pixel (x, y) of row `y` with the block holding it,
-    /// block by block, so no pixel pays a division.
+    /// Calls `body(cell, columns)` for every block that row `y` crosses, with the block's
+    /// cell and the row's columns inside it, left to right, so no pixel pays a division
+    /// and a caller can keep a block's running sum in a register across its columns.
     @inline(__always)
-    func forEachPixel(inRow y: Int, _ body: (_ cell: Int, _ x: Int) -> Void) {
+    func forEachBlock(inRow y: Int, _ body: (_ cell: Int, _ columns: Range<Int>) -> Void) {
         let rowCells = (y / subsampling) * lowWidth
         for blockX in 0..<lowWidth {
-            for x in (blockX * subsampling)..<min(width, (blockX + 1) * subsampling) { body(rowCells + blockX, x) }
+            body(rowCells + blockX, (blockX * subsampling)..<min(width, (blockX + 1) * subsampling))
         }
     }
 
     /// `plane` (`channels` interleaved, full size; floats or bytes): the mean of each block.
+    /// Each block's sum adds its pixels row by row, left to right.
     func shrink<Sample: ResampleSample>(_ plane: [Sample], channels: Int = 1) -> [Float] {
         var sums = [Float](repeating: 0, count: count * channels)
         sums.withUnsafeMutableBufferPointer { sums in
@@ -71,18 +73,21 @@ struct LowResolutionGrid: Sendable {
                     // Whole pixels as vectors: the same per-channel sums, in the same order.
                     let target = UnsafeMutableRawPointer(sums.baseAddress!)
                     for y in 0..<height {
-                        forEachPixel(inRow: y) { cell, x in
-                            let sum = target.loadUnaligned(fromByteOffset: cell * 16, as: SIMD4<Float>.self)
-                                + Sample.four(plane, at: (y * width + x) * 4)
+                        forEachBlock(inRow: y) { cell, columns in
+                            var sum = target.loadUnaligned(fromByteOffset: cell * 16, as: SIMD4<Float>.self)
+                            for x in columns { sum += Sample.four(plane, at: (y * width + x) * 4) }
                             target.storeBytes(of: sum, toByteOffset: cell * 16, as: SIMD4<Float>.self)
                         }
                     }
                     return
                 }
                 for y in 0..<height {
-                    forEachPixel(inRow: y) { cell, x in
-                        let i = (y * width + x) * channels
-                        for c in 0..<channels { sums[cell * channels + c] += plane[i + c].sampleValue }
+                    forEachBlock(inRow: y) { cell, columns in
+                        for c in 0..<channels {
+                            var sum = sums[cell * channels + c]
+                            for x in columns { sum += plane[(y * width + x) * channels + c].sampleValue }
+                            sums[cell * channels + c] = sum
+                        }
                     }
                 }
             }

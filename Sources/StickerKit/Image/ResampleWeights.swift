@@ -6,6 +6,9 @@ struct ResampleWeights: Sendable {
     var offsets: [Int32]
     var indices: [Int32]
     var weights: [Float]
+    /// Whether the span is enlarged (or kept): then output `i` has exactly the two taps
+    /// `2 i` and `2 i + 1`, the neighbours it interpolates between.
+    let interpolates: Bool
 
     /// Maps the source span `start ..< start + span` (in source pixels, may be fractional)
     /// onto `count` output samples. Taps outside `0 ..< sourceLength` are clamped.
@@ -15,6 +18,7 @@ struct ResampleWeights: Sendable {
         weights = []
         offsets.reserveCapacity(count + 1)
         let step = span / Double(count)
+        interpolates = step <= 1
         for i in 0..<count {
             if step > 1 {
                 let lower = start + Double(i) * step

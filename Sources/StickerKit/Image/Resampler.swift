@@ -101,6 +101,17 @@ enum Resampler {
                     if channels == 1 {
                         // One plane (a mask): taps walked in one run, no channel loop.
                         let source = row.baseAddress! - firstColumn, target = out.baseAddress! + base
+                        if horizontal.interpolates {
+                            // Two taps per output at known places: no tap loop (the same sums).
+                            for x in 0..<(offsets.count - 1) {
+                                let tap = 2 &* x
+                                var sum: Float = 0
+                                sum += weights[tap] * source[Int(indices[tap])]
+                                sum += weights[tap &+ 1] * source[Int(indices[tap &+ 1])]
+                                target[x] = Output(resampled: sum)
+                            }
+                            return
+                        }
                         var tap = Int(offsets[0])
                         for x in 0..<(offsets.count - 1) {
                             let end = Int(offsets[x + 1])

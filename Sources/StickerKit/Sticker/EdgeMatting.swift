@@ -43,12 +43,17 @@ struct EdgeMatting {
                     band.withUnsafeBufferPointer { band in
                         hard.withUnsafeBufferPointer { hard in
                             for y in 0..<height {
-                                grid.forEachPixel(inRow: y) { cell, x in
-                                    let i = y * width + x
-                                    guard !band[i] else { return }
-                                    var sample = UInt8.four(colors, at: i * 4)
-                                    sample[3] = 1
-                                    if hard[i] != 0 { inside[cell] += sample } else { outside[cell] += sample }
+                                grid.forEachBlock(inRow: y) { cell, columns in
+                                    // The block's sums stay in registers across its columns.
+                                    var insideSum = inside[cell], outsideSum = outside[cell]
+                                    for x in columns {
+                                        let i = y * width + x
+                                        guard !band[i] else { continue }
+                                        var sample = UInt8.four(colors, at: i * 4)
+                                        sample[3] = 1
+                                        if hard[i] != 0 { insideSum += sample } else { outsideSum += sample }
+                                    }
+                                    (inside[cell], outside[cell]) = (insideSum, outsideSum)
                                 }
                             }
                         }
