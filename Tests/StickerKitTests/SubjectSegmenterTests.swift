@@ -215,11 +215,11 @@ import TestSupport
     }
 
     /// A red disc cut by the frame's right edge on a grey backdrop, with noise of +-60 per
-    /// channel over both, at the sizes a 480x360 photo is searched and refined at: the frame's model
-    /// explains every colour (its band crosses the disc), so colour seeding finds nothing,
-    /// and the central rectangle's rounds spread past it. Only the subject prior, near
-    /// certain of the disc, can start a subject: without that there is none (asserted);
-    /// with it the rounds from its guess find the disc.
+    /// channel over both, at the sizes a 480x360 photo is searched and refined at: the
+    /// frame's model explains every colour (its band crosses the disc), so colour seeding
+    /// finds nothing, and the central rectangle's rounds spread past it. Only the subject
+    /// prior, near certain of the disc, can start a subject: without that there is none
+    /// (asserted); with it the rounds from its guess find the disc.
     @Test func aCertainGuessStartsTheSubjectTheColoursMissed() throws {
         var scene = Scene(width: 480, height: 360, background: .plain([130, 120, 110]),
                           shapes: [(.disc(x: 430, y: 190, radius: 100), [190, 70, 60])])

@@ -242,10 +242,11 @@ struct SubjectSegmenter: Sendable {
         let guess = prior.probabilities(width: image.width, height: image.height)
         let guessed = guess.map { $0 > 0.5 ? UInt8(1) : 0 }
         let guessIsLarge = ForegroundMask.area(of: guessed) * 200 >= guessed.count
+        func roundsFromGuess() throws -> [UInt8] { try rounds(from: guessed, atMost: guessIterations) }
         guard ForegroundMask.holdsSubject(first) else {
             // The colours found nothing; only a guess near certain of a subject seeds one.
             guard guessIsLarge, (guess.max() ?? 0) >= certainGuess else { return (first, nil) }
-            let fromGuess = try rounds(from: guessed, atMost: guessIterations)
+            let fromGuess = try roundsFromGuess()
             return (ForegroundMask.holdsSubject(fromGuess) ? fromGuess : guessed, prior)
         }
         // Over the dev and validation sets every photo with a subject has a pixel at 0.88 or
@@ -261,7 +262,7 @@ struct SubjectSegmenter: Sendable {
         }
         if hasSeeded && bestAgreement < settledAgreement { consider(try carvedFromCentre()) }
         if bestAgreement < settledAgreement && guessIsLarge {
-            let fromGuess = try rounds(from: guessed, atMost: guessIterations)
+            let fromGuess = try roundsFromGuess()
             consider(ForegroundMask.holdsSubject(fromGuess) ? fromGuess : nil)
         }
         return (best, prior)
