@@ -28,6 +28,7 @@ let package = Package(
         .executableTarget(name: "stickerize", dependencies: ["StickerKit", "CAllocatorTuning"]),
         .target(name: "PaletteBenchmark", dependencies: ["StickerKit"]),
         .executableTarget(name: "stickerize-bench", dependencies: ["StickerKit", "PaletteBenchmark"]),
+        .executableTarget(name: "stickerize-ranker-samples", dependencies: ["StickerKit"]),
         .executableTarget(name: "using-stickerkit", dependencies: ["StickerKit"], path: "Examples/UsingStickerKit"),
         .target(name: "TestSupport", dependencies: ["StickerKit", "CImageCodecs"], path: "Tests/TestSupport"),
         .testTarget(name: "StickerKitTests", dependencies: ["StickerKit", "CImageCodecs", "TestSupport", "PaletteBenchmark"]),

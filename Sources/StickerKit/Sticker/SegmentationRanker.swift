@@ -1,0 +1,139 @@
+import Foundation
+
+/// Chooses among the segmenter's candidate results for one photo, by a score learned from
+/// what makes a candidate the subject: how well the subject prior agrees with it, how
+/// much of the frame it takes, whether its outline follows the photo's edges, how many
+/// pieces it is in.
+///
+/// Ranking figure-ground candidates by a regression on such mid-level features follows
+/// J. Carreira and C. Sminchisescu ("CPMC: Automatic Object Segmentation Using Constrained
+/// Parametric Min-Cuts", PAMI 2012). The score is linear, with weights fitted as a pairwise
+/// logistic ranker (each pair of one photo's candidates whose IoU with the truth differs
+/// by more than 0.05 is a sample; C. Burges et al., "Learning to Rank using Gradient
+/// Descent", ICML 2005) by Scripts/train-segmentation-ranker on validation-style
+/// composites the subject prior never saw (`SegmentationRankerWeights.swift`). Only
+/// differences between one photo's candidates matter, so per-photo constants are not
+/// features.
+package struct SegmentationRanker {
+    /// How a candidate was found (see `SubjectSegmenter`).
+    enum Start: Int, CaseIterable, Sendable {
+        /// The rounds from the frame's seed.
+        case frame
+        /// The rounds from GrabCut's central rectangle.
+        case rectangle
+        /// The rounds from the prior's guess.
+        case guessRounds
+        /// The prior's guess itself (p > 0.5), left for the refinement to carve.
+        case guess
+
+        /// Its name in the training samples.
+        var name: String { ["frame", "rectangle", "guessRounds", "guess"][rawValue] }
+    }
+
+    /// One candidate result at the search's size.
+    struct Candidate {
+        var start: Start
+        var labels: [UInt8]
+    }
+
+    /// The feature names, in the order `features` returns them and the weights apply.
+    package static let featureNames = ["agreement", "labelAgreement", "area", "frameShare", "priorInside", "priorCaptured",
+                               "edgeContrast", "regions", "largestShare", "outlineLength"]
+
+    let width: Int
+    let height: Int
+    private let colors: [SIMD3<Float>]
+    private let guess: [Float]
+    private let inBand: [Bool]
+    private let guessTotal: Float
+    private let bandCount: Int
+    /// Mean squared colour difference of 4-neighbours over the whole picture.
+    private let meanContrast: Float
+
+    /// A ranker for candidates on `image`, given the prior's `guess` (probabilities on the
+    /// same grid) and the frame band.
+    init(image: WorkingImage, guess: [Float], inBand: [Bool]) {
+        width = image.width
+        height = image.height
+        colors = image.colors
+        self.guess = guess
+        self.inBand = inBand
+        guessTotal = guess.reduce(0, +)
+        bandCount = inBand.reduce(0) { $0 + ($1 ? 1 : 0) }
+        var sum: Float = 0, count = 0
+        SegmentationRanker.forEachNeighbourPair(width: image.width, height: image.height) { i, j in
+            let d = image.colors[i] - image.colors[j]
+            sum += (d * d).sum()
+            count += 1
+        }
+        meanContrast = sum / Float(max(1, count))
+    }
+
+    /// Soft IoU of the candidate's silhouette (holes filled) with the guess: on its coarse
+    /// grid the prior has no room for holes (see `SubjectSegmenter`).
+    func agreement(_ labels: [UInt8]) -> Float {
+        SubjectPrior.agreement(ForegroundMask(width: width, height: height, values: labels).silhouette.values, guess)
+    }
+
+    /// The candidate's features, in `featureNames`' order: the silhouette's and the
+    /// labels' agreement with the guess; its share of the picture and of the frame band;
+    /// the guess's mean inside it and the share of the guess's mass it holds; the log
+    /// ratio of the colour contrast across its outline to the picture's mean contrast;
+    /// log(1 + its regions), the largest region's share of it, and its outline's length
+    /// over the square root of its area.
+    func features(_ labels: [UInt8]) -> [Float] {
+        var area = 0, inFrame = 0
+        var guessInside: Float = 0
+        for i in labels.indices where labels[i] != 0 {
+            area += 1
+            if inBand[i] { inFrame += 1 }
+            guessInside += guess[i]
+        }
+        var outlineContrast: Float = 0, outline = 0
+        SegmentationRanker.forEachNeighbourPair(width: width, height: height) { i, j in
+            guard labels[i] != labels[j] else { return }
+            let d = colors[i] - colors[j]
+            outlineContrast += (d * d).sum()
+            outline += 1
+        }
+        let regions = ForegroundMask(width: width, height: height, values: labels).regions(of: 1).sizes
+        let size = Float(max(1, area))
+        return [agreement(labels), SubjectPrior.agreement(labels, guess), Float(area) / Float(labels.count),
+                Float(inFrame) / Float(max(1, bandCount)), guessInside / size, guessInside / max(1e-3, guessTotal),
+                log((outlineContrast / Float(max(1, outline)) + 1) / (meanContrast + 1)),
+                log(Float(regions.count + 1)), Float(regions.max() ?? 0) / size, Float(outline) / size.squareRoot()]
+    }
+
+    /// The candidate's score: higher is more likely the subject.
+    func score(_ candidate: Candidate) -> Float {
+        zip(features(candidate.labels), SegmentationRanker.featureWeights)
+            .reduce(SegmentationRanker.startWeights[candidate.start.rawValue]) { $0 + $1.0 * $1.1 }
+    }
+
+    /// The best-scoring candidate (the first of equals).
+    func best(of candidates: [Candidate]) -> Candidate? {
+        let scores = candidates.map(score)
+        return scores.indices.max { scores[$0] < scores[$1] || (scores[$0] == scores[$1] && $0 > $1) }.map { candidates[$0] }
+    }
+
+    /// Calls `body(i, j)` for every pixel i and its right and lower neighbour j.
+    private static func forEachNeighbourPair(width: Int, height: Int, _ body: (Int, Int) -> Void) {
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * width + x
+                if x + 1 < width { body(i, i + 1) }
+                if y + 1 < height { body(i, i + width) }
+            }
+        }
+    }
+}
+
+/// One candidate of one photo, for fitting the ranker (`SubjectSegmenter.rankingSamples`).
+package struct RankingSample: Sendable {
+    /// How it was found (`SegmentationRanker.Start.name`).
+    package var start: String
+    /// `SegmentationRanker.features`, in `SegmentationRanker.featureNames`' order.
+    package var features: [Float]
+    /// Its IoU with the true subject at the search's size.
+    package var iou: Double
+}

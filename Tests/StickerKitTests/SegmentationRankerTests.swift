@@ -1,0 +1,79 @@
+import Foundation
+@testable import StickerKit
+import Testing
+import TestSupport
+
+/// `SegmentationRanker`: what its features measure on a generated scene, which candidate
+/// it picks, and the training samples `SubjectSegmenter.rankingSamples` makes.
+@Suite struct SegmentationRankerTests {
+    /// A disc on a textured background at the search's size, its true labels, and a soft
+    /// blob where the prior would guess the subject.
+    private func scene() -> (image: WorkingImage, truth: [UInt8], guess: [Float], inBand: [Bool]) {
+        let width = 200, height = 150
+        let rendered = Scene(width: width, height: height, background: .texture([120, 140, 90], amplitude: 25),
+                             shapes: [(.disc(x: 100, y: 75, radius: 35), [200, 60, 50])]).render()
+        let colors = (0..<(width * height)).map { i in
+            SIMD3<Float>(Float(rendered.image.pixels[i * 4]), Float(rendered.image.pixels[i * 4 + 1]),
+                         Float(rendered.image.pixels[i * 4 + 2]))
+        }
+        var guess = [Float](repeating: 0, count: width * height)
+        var inBand = [Bool](repeating: false, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let distance = (Float((x - 100) * (x - 100) + (y - 75) * (y - 75))).squareRoot()
+                guess[y * width + x] = 1 / (1 + exp((distance - 38) / 5))
+                inBand[y * width + x] = x < 3 || y < 3 || x >= width - 3 || y >= height - 3
+            }
+        }
+        return (WorkingImage(width: width, height: height, colors: colors), rendered.mask.map { $0 >= 0.5 ? 1 : 0 },
+                guess, inBand)
+    }
+
+    /// `labels` moved right by `dx` pixels.
+    private func shifted(_ labels: [UInt8], width: Int, by dx: Int) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: labels.count)
+        for index in labels.indices where labels[index] == 1 && index % width + dx < width {
+            result[index + dx] = 1
+        }
+        return result
+    }
+
+    @Test func picksTheCandidateOnThePhotosEdgesAndOffTheFrame() {
+        let (image, truth, guess, inBand) = scene()
+        let ranker = SegmentationRanker(image: image, guess: guess, inBand: inBand)
+        let off = shifted(truth, width: image.width, by: 8)
+        var framed = truth   // the disc and a strip along the bottom of the frame
+        for index in (image.width * (image.height - 12))..<truth.count { framed[index] = 1 }
+        var pieces = truth   // the disc and a scatter of specks
+        for index in stride(from: image.width * 20 + 15, to: image.width * 130, by: 997) { pieces[index] = 1 }
+
+        let onEdges = ranker.features(truth), offEdges = ranker.features(off)
+        let edgeContrast = SegmentationRanker.featureNames.firstIndex(of: "edgeContrast")!
+        let frameShare = SegmentationRanker.featureNames.firstIndex(of: "frameShare")!
+        let regions = SegmentationRanker.featureNames.firstIndex(of: "regions")!
+        #expect(onEdges.count == SegmentationRanker.featureNames.count)
+        #expect(onEdges[edgeContrast] > offEdges[edgeContrast] + 1)
+        #expect(onEdges[frameShare] == 0 && ranker.features(framed)[frameShare] > 0.1)
+        #expect(ranker.features(pieces)[regions] > onEdges[regions])
+
+        let candidates = [off, framed, pieces, truth].map { SegmentationRanker.Candidate(start: .guessRounds, labels: $0) }
+        #expect(ranker.best(of: candidates)?.labels == truth)
+        #expect(ranker.best(of: []) == nil)
+    }
+
+    /// Every candidate of a photo comes with its features and its IoU with the truth, and
+    /// the search's rounds find the disc.
+    @Test func rankingSamplesScoreEveryCandidateAgainstTheTruth() throws {
+        let rendered = Scene(width: 400, height: 300, background: .texture([120, 140, 90], amplitude: 25),
+                             shapes: [(.disc(x: 200, y: 150, radius: 70), [200, 60, 50])]).render()
+        var truth = RGBAImage(width: 400, height: 300, pixels: [UInt8](repeating: 255, count: 400 * 300 * 4))
+        for (index, alpha) in rendered.mask.enumerated() {
+            for channel in 0..<3 { truth.pixels[index * 4 + channel] = UInt8((alpha * 255).rounded()) }
+        }
+        let samples = try SubjectSegmenter.rankingSamples(rendered.image, workingSize: 400, truth: truth)
+        #expect(samples.map(\.start).contains("frame") && samples.last?.start == "guess")
+        #expect(samples.allSatisfy { $0.features.count == SegmentationRanker.featureNames.count })
+        #expect(samples.allSatisfy { (0...1).contains($0.iou) })
+        #expect((samples.map(\.iou).max() ?? 0) > 0.95)
+    }
+}
