@@ -16,7 +16,7 @@ import Foundation
 /// features.
 package struct SegmentationRanker {
     /// How a candidate was found (see `SubjectSegmenter`).
-    enum Start: Int, CaseIterable, Sendable {
+    enum Start: Int, Sendable {
         /// The rounds from the frame's seed.
         case frame
         /// The rounds from GrabCut's central rectangle.
@@ -37,8 +37,8 @@ package struct SegmentationRanker {
     }
 
     /// The feature names, in the order `features` returns them and the weights apply.
-    package static let featureNames = ["agreement", "labelAgreement", "area", "frameShare", "priorInside", "priorCaptured",
-                               "edgeContrast", "regions", "largestShare", "outlineLength"]
+    package static let featureNames = ["agreement", "labelAgreement", "area", "frameShare", "priorInside",
+                                       "priorCaptured", "edgeContrast", "regions", "largestShare", "outlineLength"]
 
     let width: Int
     let height: Int
@@ -113,7 +113,8 @@ package struct SegmentationRanker {
     /// The best-scoring candidate (the first of equals).
     func best(of candidates: [Candidate]) -> Candidate? {
         let scores = candidates.map(score)
-        return scores.indices.max { scores[$0] < scores[$1] || (scores[$0] == scores[$1] && $0 > $1) }.map { candidates[$0] }
+        let best = scores.indices.max { scores[$0] < scores[$1] || (scores[$0] == scores[$1] && $0 > $1) }
+        return best.map { candidates[$0] }
     }
 
     /// Calls `body(i, j)` for every pixel i and its right and lower neighbour j.

@@ -42,15 +42,16 @@ import Foundation
 /// already agrees well with the seeded result, the rounds also run from GrabCut's own
 /// initialisation, the central rectangle as possible subject. That result counts only if
 /// the cut carved the subject out of the rectangle (it ends smaller than it), else the
-/// centre looks like the frame. They run a third time seeded with the guess itself
-/// (p > 0.5): a subject cut by the frame, whose colours then sit in the frame's model, is
-/// often found only that way. A `SegmentationRanker` then picks one of the results or the
-/// guess itself, by how well the guess agrees with each, how much of the frame each takes,
-/// whether its outline follows the photo's edges and how many pieces it is in (before
-/// version 28 the result the guess agreed with best was kept: over the validation sets'
-/// perturbed copies, seeds 5-12, 0.879 -> 0.889 mIoU). The guess is held against each
-/// result's silhouette, its holes filled: on a
-/// 48x48 grid it has no room for holes, so a wheel or an outline drawing whose holes show
+/// centre looks like the frame. While the learned guess still doubts both, the rounds run
+/// a third time, seeded with the guess itself (p > 0.5): a subject cut by the frame,
+/// whose colours then sit in the frame's model, is often found only that way. A
+/// `SegmentationRanker` then picks one of the results or the guess itself, by how well
+/// the guess agrees with each, how much of the frame each takes, whether its outline
+/// follows the photo's edges and how many pieces it is in (before version 28 the result
+/// the guess agreed with best was kept; the ranker took the validation sets' seeds 5-12,
+/// shipped and perturbed, from 0.879 to 0.889 mIoU). The guess is held against each
+/// result's silhouette, its holes filled: on a 48x48 grid it has no room for holes, so a
+/// wheel or an outline drawing whose holes show
 /// the background lost to a filled blob (an inukshuk's outline 0.23 -> 0.81 IoU; with
 /// `settledAgreement` 0.8, validation sets 0.893 -> 0.897 mIoU, no seed down, and the dev
 /// set 0.887 -> 0.898). Without a seeded result, only the rectangle's can give a subject,
@@ -126,10 +127,12 @@ package struct SubjectSegmenter: Sendable {
     var refinementHoleShare: Double = 0.08
 
     /// A result the subject prior agrees with this well (soft IoU of its silhouette) ends
-    /// the search for more: the seeded result (else the rectangle's) is kept without
-    /// trying the rectangle, and otherwise no rounds start from the prior's guess (over the validation sets, starting from
-    /// the guess only below 0.5 scored 0.874 mIoU, 0.875 here; arbitrating settled seeded
-    /// results too gained 0.0006 and cost the rectangle's rounds on 60% of the photos).
+    /// the search for more: a seeded result (else the rectangle's) is kept as it is,
+    /// without trying the rectangle or ranking, and a rectangle's result this good keeps
+    /// the rounds from the prior's guess from starting (over the validation sets,
+    /// starting from the guess only below 0.5 scored 0.874 mIoU, 0.875 here; arbitrating
+    /// settled seeded results too gained 0.0006 and cost the rectangle's rounds on 60% of
+    /// the photos).
     /// Silhouettes agree more than the results themselves; against them, 0.7, 0.75, 0.8
     /// and 0.85 scored 0.8949, 0.8962, 0.8970 and 0.8965 mIoU (0.8 against the results
     /// themselves: 0.8940; 0.7, version 20: 0.8931).
