@@ -30,13 +30,13 @@ func jsonLine(_ object: [String: Any]) throws -> String {
 }
 
 let options = ProcessingOptions()
+let decodeOptions = DecodeOptions(minimumLongSide: options.sticker.maxSize)
+let workingSize = options.sticker.workingSize
 print(try jsonLine(["features": SegmentationRanker.featureNames]))
 for item in try cases(in: URL(fileURLWithPath: CommandLine.arguments[1])) {
-    let decodeOptions = DecodeOptions(minimumLongSide: options.sticker.maxSize)
     let photo = try ImageDecoder.decode(Data(contentsOf: item.input), options: decodeOptions)
     guard !photo.declaresAlpha else { continue }
     let truth = try ImageDecoder.decode(Data(contentsOf: item.truth)).image
-    let workingSize = options.sticker.workingSize
     let samples = try SubjectSegmenter.rankingSamples(photo.image, workingSize: workingSize, truth: truth)
     for sample in samples {
         print(try jsonLine(["case": item.id, "start": sample.start, "iou": sample.iou,

@@ -47,16 +47,17 @@ import TestSupport
         var pieces = truth   // the disc and a scatter of specks
         for index in stride(from: image.width * 20 + 15, to: image.width * 130, by: 997) { pieces[index] = 1 }
 
-        let onEdges = ranker.features(truth), offEdges = ranker.features(off)
+        func features(_ labels: [UInt8]) -> [Float] { ranker.features(ranker.candidate(.guessRounds, labels)) }
+        let onEdges = features(truth), offEdges = features(off)
         let edgeContrast = SegmentationRanker.featureNames.firstIndex(of: "edgeContrast")!
         let frameShare = SegmentationRanker.featureNames.firstIndex(of: "frameShare")!
         let regions = SegmentationRanker.featureNames.firstIndex(of: "regions")!
         #expect(onEdges.count == SegmentationRanker.featureNames.count)
         #expect(onEdges[edgeContrast] > offEdges[edgeContrast] + 1)
-        #expect(onEdges[frameShare] == 0 && ranker.features(framed)[frameShare] > 0.1)
-        #expect(ranker.features(pieces)[regions] > onEdges[regions])
+        #expect(onEdges[frameShare] == 0 && features(framed)[frameShare] > 0.1)
+        #expect(features(pieces)[regions] > onEdges[regions])
 
-        let candidates = [off, framed, pieces, truth].map { SegmentationRanker.Candidate(start: .guessRounds, labels: $0) }
+        let candidates = [off, framed, pieces, truth].map { ranker.candidate(.guessRounds, $0) }
         #expect(ranker.best(of: candidates)?.labels == truth)
         #expect(ranker.best(of: []) == nil)
     }

@@ -30,10 +30,13 @@ package struct SegmentationRanker {
         var name: String { ["frame", "rectangle", "guessRounds", "guess"][rawValue] }
     }
 
-    /// One candidate result at the search's size.
+    /// One candidate result at the search's size (made by `candidate`).
     struct Candidate {
-        var start: Start
-        var labels: [UInt8]
+        let start: Start
+        let labels: [UInt8]
+        /// Soft IoU of its silhouette (holes filled) with the guess: on its coarse grid
+        /// the prior has no room for holes (see `SubjectSegmenter`).
+        let agreement: Float
     }
 
     /// The feature names, in the order `features` returns them and the weights apply.
@@ -69,10 +72,10 @@ package struct SegmentationRanker {
         meanContrast = sum / Float(max(1, count))
     }
 
-    /// Soft IoU of the candidate's silhouette (holes filled) with the guess: on its coarse
-    /// grid the prior has no room for holes (see `SubjectSegmenter`).
-    func agreement(_ labels: [UInt8]) -> Float {
-        SubjectPrior.agreement(ForegroundMask(width: width, height: height, values: labels).silhouette.values, guess)
+    /// `labels`, found from `start`, as a candidate with its agreement with the guess.
+    func candidate(_ start: Start, _ labels: [UInt8]) -> Candidate {
+        let silhouette = ForegroundMask(width: width, height: height, values: labels).silhouette.values
+        return Candidate(start: start, labels: labels, agreement: SubjectPrior.agreement(silhouette, guess))
     }
 
     /// The candidate's features, in `featureNames`' order: the silhouette's and the
@@ -81,7 +84,8 @@ package struct SegmentationRanker {
     /// ratio of the colour contrast across its outline to the picture's mean contrast;
     /// log(1 + its regions), the largest region's share of it, and its outline's length
     /// over the square root of its area.
-    func features(_ labels: [UInt8]) -> [Float] {
+    func features(_ candidate: Candidate) -> [Float] {
+        let labels = candidate.labels
         var area = 0, inFrame = 0
         var guessInside: Float = 0
         for i in labels.indices where labels[i] != 0 {
@@ -98,7 +102,7 @@ package struct SegmentationRanker {
         }
         let regions = ForegroundMask(width: width, height: height, values: labels).regions(of: 1).sizes
         let size = Float(max(1, area))
-        return [agreement(labels), SubjectPrior.agreement(labels, guess), Float(area) / Float(labels.count),
+        return [candidate.agreement, SubjectPrior.agreement(labels, guess), Float(area) / Float(labels.count),
                 Float(inFrame) / Float(max(1, bandCount)), guessInside / size, guessInside / max(1e-3, guessTotal),
                 log((outlineContrast / Float(max(1, outline)) + 1) / (meanContrast + 1)),
                 log(Float(regions.count + 1)), Float(regions.max() ?? 0) / size, Float(outline) / size.squareRoot()]
@@ -106,7 +110,7 @@ package struct SegmentationRanker {
 
     /// The candidate's score: higher is more likely the subject.
     func score(_ candidate: Candidate) -> Float {
-        zip(features(candidate.labels), SegmentationRanker.featureWeights)
+        zip(features(candidate), SegmentationRanker.featureWeights)
             .reduce(SegmentationRanker.startWeights[candidate.start.rawValue]) { $0 + $1.0 * $1.1 }
     }
 

@@ -220,7 +220,7 @@ package struct SubjectSegmenter: Sendable {
         var samples: [RankingSample] = []
         _ = try SubjectSegmenter().grabCut(coarse) { ranker, candidates in
             samples = candidates.map {
-                RankingSample(start: $0.start.name, features: ranker.features($0.labels), iou: iou($0.labels))
+                RankingSample(start: $0.start.name, features: ranker.features($0), iou: iou($0.labels))
             }
         }
         return samples
@@ -296,19 +296,17 @@ package struct SubjectSegmenter: Sendable {
         // more; 18 of the 65 subject-free photos given a sticker had none above 0.43.
         guard guessed.contains(1) else { return (nothing, nil) }
         let ranker = SegmentationRanker(image: image, guess: guess, inBand: inBand)
-        var candidates = [SegmentationRanker.Candidate(start: hasSeeded ? .frame : .rectangle, labels: first)]
-        var bestAgreement = ranker.agreement(first)
+        var candidates = [ranker.candidate(hasSeeded ? .frame : .rectangle, first)]
         // While the prior doubts every result so far, one more start (all, when collecting).
-        func doubted() -> Bool { collecting != nil || bestAgreement < settledAgreement }
+        func doubted() -> Bool { collecting != nil || candidates.allSatisfy { $0.agreement < settledAgreement } }
         guard doubted() else { return (first, prior) }
         if hasSeeded, let carved = try carvedFromCentre(), ForegroundMask.holdsSubject(carved) {
-            candidates.append(.init(start: .rectangle, labels: carved))
-            bestAgreement = max(bestAgreement, ranker.agreement(carved))
+            candidates.append(ranker.candidate(.rectangle, carved))
         }
         if doubted(), guessIsLarge, case let fromGuess = try roundsFromGuess(), ForegroundMask.holdsSubject(fromGuess) {
-            candidates.append(.init(start: .guessRounds, labels: fromGuess))
+            candidates.append(ranker.candidate(.guessRounds, fromGuess))
         }
-        candidates.append(.init(start: .guess, labels: guessed))
+        candidates.append(ranker.candidate(.guess, guessed))
         collecting?(ranker, candidates)
         return (ranker.best(of: candidates)?.labels ?? first, prior)
     }
