@@ -56,6 +56,16 @@ import TestSupport
         #expect(onEdges[edgeContrast] > offEdges[edgeContrast] + 1)
         #expect(onEdges[frameShare] == 0 && features(framed)[frameShare] > 0.1)
         #expect(features(pieces)[regions] > onEdges[regions])
+        // The disc's red against the green texture: its colours barely overlap the rest's,
+        // and the shifted disc's take in both.
+        let overlap = SegmentationRanker.featureNames.firstIndex(of: "colourOverlap")!
+        let distance = SegmentationRanker.featureNames.firstIndex(of: "colourDistance")!
+        #expect(onEdges[overlap] < 0.05 && offEdges[overlap] > onEdges[overlap] + 0.1)
+        #expect(onEdges[distance] > 0.3 && offEdges[distance] < onEdges[distance])
+        let offset = SegmentationRanker.featureNames.firstIndex(of: "centroidOffset")!
+        let sides = SegmentationRanker.featureNames.firstIndex(of: "sidesTouched")!
+        #expect(onEdges[offset] < 0.01 && abs(offEdges[offset] - 8 / 125) < 0.01)
+        #expect(onEdges[sides] == 0 && features(framed)[sides] == 3)
 
         let candidates = [off, framed, pieces, truth].map { ranker.candidate(.guessRounds, $0) }
         #expect(ranker.best(of: candidates)?.labels == truth)

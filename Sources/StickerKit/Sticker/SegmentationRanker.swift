@@ -3,7 +3,7 @@ import Foundation
 /// Chooses among the segmenter's candidate results for one photo, by a score learned from
 /// what makes a candidate the subject: how well the subject prior agrees with it, how
 /// much of the frame it takes, whether its outline follows the photo's edges, how many
-/// pieces it is in.
+/// pieces it is in, how different its colours are from the rest of the picture.
 ///
 /// Ranking figure-ground candidates by a regression on such mid-level features follows
 /// J. Carreira and C. Sminchisescu ("CPMC: Automatic Object Segmentation Using Constrained
@@ -41,7 +41,11 @@ package struct SegmentationRanker {
 
     /// The feature names, in the order `features` returns them and the weights apply.
     package static let featureNames = ["agreement", "labelAgreement", "area", "frameShare", "priorInside",
-                                       "priorCaptured", "edgeContrast", "regions", "largestShare", "outlineLength"]
+                                       "priorCaptured", "edgeContrast", "regions", "largestShare", "outlineLength",
+                                       "colourOverlap", "colourDistance", "centroidOffset", "sidesTouched"]
+
+    /// Colour histogram bins per channel (of 256 levels).
+    private static let binsPerChannel = 8
 
     let width: Int
     let height: Int
@@ -52,6 +56,10 @@ package struct SegmentationRanker {
     private let bandCount: Int
     /// Mean squared colour difference of 4-neighbours over the whole picture.
     private let meanContrast: Float
+    /// Each pixel's colour histogram bin, and the whole picture's histogram and colour sum.
+    private let colourBins: [Int32]
+    private let pictureHistogram: [Float]
+    private let pictureColourSum: SIMD3<Float>
 
     /// A ranker for candidates on `image`, given the prior's `guess` (probabilities on the
     /// same grid) and the frame band.
@@ -70,6 +78,16 @@ package struct SegmentationRanker {
             count += 1
         }
         meanContrast = sum / Float(max(1, count))
+        let bins = SegmentationRanker.binsPerChannel
+        colourBins = image.colors.map { colour in
+            let bin = pointwiseMin(pointwiseMax(SIMD3<Int32>(colour / Float(256 / bins), rounding: .down), .zero),
+                                   SIMD3(repeating: Int32(bins - 1)))
+            return (bin.x * Int32(bins) + bin.y) * Int32(bins) + bin.z
+        }
+        var histogram = [Float](repeating: 0, count: bins * bins * bins)
+        for bin in colourBins { histogram[Int(bin)] += 1 }
+        pictureHistogram = histogram
+        pictureColourSum = image.colors.reduce(.zero, +)
     }
 
     /// `labels`, found from `start`, as a candidate with its agreement with the guess.
@@ -83,15 +101,30 @@ package struct SegmentationRanker {
     /// the guess's mean inside it and the share of the guess's mass it holds; the log
     /// ratio of the colour contrast across its outline to the picture's mean contrast;
     /// log(1 + its regions), the largest region's share of it, and its outline's length
-    /// over the square root of its area.
+    /// over the square root of its area; the overlap of its colours with the rest of the
+    /// picture's (the Bhattacharyya coefficient of their 8x8x8-bin RGB histograms) and the
+    /// distance between their mean colours (over 255); its centroid's distance from the
+    /// picture's centre over half the diagonal; and how many of the frame's four sides it
+    /// reaches.
     func features(_ candidate: Candidate) -> [Float] {
         let labels = candidate.labels
         var area = 0, inFrame = 0
         var guessInside: Float = 0
+        var histogram = [Float](repeating: 0, count: pictureHistogram.count)
+        var colourSum = SIMD3<Float>(), centroid = SIMD2<Float>()
+        var reachesTop = false, reachesBottom = false, reachesLeft = false, reachesRight = false
         for i in labels.indices where labels[i] != 0 {
             area += 1
             if inBand[i] { inFrame += 1 }
             guessInside += guess[i]
+            histogram[Int(colourBins[i])] += 1
+            colourSum += colors[i]
+            let x = i % width, y = i / width
+            centroid += SIMD2(Float(x), Float(y))
+            reachesTop = reachesTop || y == 0
+            reachesBottom = reachesBottom || y == height - 1
+            reachesLeft = reachesLeft || x == 0
+            reachesRight = reachesRight || x == width - 1
         }
         var outlineContrast: Float = 0, outline = 0
         SegmentationRanker.forEachNeighbourPair(width: width, height: height) { i, j in
@@ -101,11 +134,21 @@ package struct SegmentationRanker {
             outline += 1
         }
         let regions = ForegroundMask(width: width, height: height, values: labels).regions(of: 1).sizes
-        let size = Float(max(1, area))
+        let size = Float(max(1, area)), rest = Float(max(1, labels.count - area))
+        var overlap: Float = 0
+        for bin in histogram.indices where histogram[bin] > 0 {
+            overlap += (histogram[bin] / size * (pictureHistogram[bin] - histogram[bin]) / rest).squareRoot()
+        }
+        let meanDifference = colourSum / size - (pictureColourSum - colourSum) / rest
+        let offset = centroid / size - SIMD2(Float(width), Float(height)) / 2
+        let halfDiagonal = (Float(width * width + height * height)).squareRoot() / 2
+        let sides = [reachesTop, reachesBottom, reachesLeft, reachesRight].filter { $0 }.count
         return [candidate.agreement, SubjectPrior.agreement(labels, guess), Float(area) / Float(labels.count),
                 Float(inFrame) / Float(max(1, bandCount)), guessInside / size, guessInside / max(1e-3, guessTotal),
                 log((outlineContrast / Float(max(1, outline)) + 1) / (meanContrast + 1)),
-                log(Float(regions.count + 1)), Float(regions.max() ?? 0) / size, Float(outline) / size.squareRoot()]
+                log(Float(regions.count + 1)), Float(regions.max() ?? 0) / size, Float(outline) / size.squareRoot(),
+                overlap, (meanDifference * meanDifference).sum().squareRoot() / 255,
+                (offset * offset).sum().squareRoot() / halfDiagonal, Float(sides)]
     }
 
     /// The candidate's score: higher is more likely the subject.

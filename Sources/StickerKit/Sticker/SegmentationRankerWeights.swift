@@ -3,9 +3,10 @@
 extension SegmentationRanker {
     /// Per feature, in `featureNames`' order.
     static let featureWeights: [Float] = [
-        1.9706, 2.7168, -0.6297, -12.3207, -0.6319,
-        2.2501, 0.7266, -0.7048, 1.7095, 0.0106
+        2.1857, 2.7998, 1.1629, -13.5773, -1.2996,
+        3.1763, 0.6441, -0.5744, 1.6773, 0.0393,
+        -5.2472, -3.3406, 0.9026, -0.2016
     ]
     /// Per `Start`, in its order.
-    static let startWeights: [Float] = [0.9831, 0.4566, 1.2500, -1.1738]
+    static let startWeights: [Float] = [0.5974, 0.3244, 1.0099, -0.8342]
 }
