@@ -140,8 +140,8 @@ package struct SegmentationRanker {
             overlap += (histogram[bin] / size * (pictureHistogram[bin] - histogram[bin]) / rest).squareRoot()
         }
         let meanDifference = colourSum / size - (pictureColourSum - colourSum) / rest
-        let offset = centroid / size - SIMD2(Float(width), Float(height)) / 2
-        let halfDiagonal = (Float(width * width + height * height)).squareRoot() / 2
+        let offset = centroid / size - SIMD2(Float(width - 1), Float(height - 1)) / 2
+        let halfDiagonal = Float(width * width + height * height).squareRoot() / 2
         let sides = [reachesTop, reachesBottom, reachesLeft, reachesRight].filter { $0 }.count
         return [candidate.agreement, SubjectPrior.agreement(labels, guess), Float(area) / Float(labels.count),
                 Float(inFrame) / Float(max(1, bandCount)), guessInside / size, guessInside / max(1e-3, guessTotal),

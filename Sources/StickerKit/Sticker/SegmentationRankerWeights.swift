@@ -3,10 +3,10 @@
 extension SegmentationRanker {
     /// Per feature, in `featureNames`' order.
     static let featureWeights: [Float] = [
-        2.1857, 2.7998, 1.1629, -13.5773, -1.2996,
-        3.1763, 0.6441, -0.5744, 1.6773, 0.0393,
-        -5.2472, -3.3406, 0.9026, -0.2016
+        2.1864, 2.8010, 1.1528, -13.5741, -1.3017,
+        3.1752, 0.6443, -0.5744, 1.6779, 0.0393,
+        -5.2465, -3.3396, 0.9034, -0.2015
     ]
     /// Per `Start`, in its order.
-    static let startWeights: [Float] = [0.5974, 0.3244, 1.0099, -0.8342]
+    static let startWeights: [Float] = [0.5975, 0.3244, 1.0098, -0.8342]
 }
