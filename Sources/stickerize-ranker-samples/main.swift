@@ -20,13 +20,14 @@ func cases(in root: URL) throws -> [(id: String, input: URL, truth: URL)] {
     }
 }
 
-guard CommandLine.arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: stickerize-ranker-samples DATASET\n".utf8))
-    exit(2)
-}
 /// `object` as one line of JSON.
 func jsonLine(_ object: [String: Any]) throws -> String {
     String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+}
+
+guard CommandLine.arguments.count == 2 else {
+    FileHandle.standardError.write(Data("usage: stickerize-ranker-samples DATASET\n".utf8))
+    exit(2)
 }
 
 let options = ProcessingOptions()

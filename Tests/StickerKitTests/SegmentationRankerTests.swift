@@ -47,7 +47,10 @@ import TestSupport
         var pieces = truth   // the disc and a scatter of specks
         for index in stride(from: image.width * 20 + 15, to: image.width * 130, by: 997) { pieces[index] = 1 }
 
-        func features(_ labels: [UInt8]) -> [Float] { ranker.features(ranker.candidate(.guessRounds, labels)) }
+        func candidate(_ labels: [UInt8]) -> SegmentationRanker.Candidate {
+            SegmentationRanker.Candidate(.guessRounds, labels, width: image.width, height: image.height, guess: guess)
+        }
+        func features(_ labels: [UInt8]) -> [Float] { ranker.features(candidate(labels)) }
         let onEdges = features(truth), offEdges = features(off)
         let edgeContrast = SegmentationRanker.featureNames.firstIndex(of: "edgeContrast")!
         let frameShare = SegmentationRanker.featureNames.firstIndex(of: "frameShare")!
@@ -67,7 +70,7 @@ import TestSupport
         #expect(onEdges[offset] < 0.01 && abs(offEdges[offset] - 8 / 125) < 0.01)
         #expect(onEdges[sides] == 0 && features(framed)[sides] == 3)
 
-        let candidates = [off, framed, pieces, truth].map { ranker.candidate(.guessRounds, $0) }
+        let candidates = [off, framed, pieces, truth].map(candidate)
         #expect(ranker.best(of: candidates)?.labels == truth)
         #expect(ranker.best(of: []) == nil)
     }

@@ -30,13 +30,23 @@ package struct SegmentationRanker {
         var name: String { ["frame", "rectangle", "guessRounds", "guess"][rawValue] }
     }
 
-    /// One candidate result at the search's size (made by `candidate`).
+    /// One candidate result at the search's size, with its agreement with the prior's guess
+    /// (which decides whether the search goes on before any ranker is made).
     struct Candidate {
         let start: Start
         let labels: [UInt8]
         /// Soft IoU of its silhouette (holes filled) with the guess: on its coarse grid
         /// the prior has no room for holes (see `SubjectSegmenter`).
         let agreement: Float
+
+        /// `labels` (`width` x `height`), found from `start`, held against `guess`
+        /// (probabilities on the same grid).
+        init(_ start: Start, _ labels: [UInt8], width: Int, height: Int, guess: [Float]) {
+            self.start = start
+            self.labels = labels
+            let silhouette = ForegroundMask(width: width, height: height, values: labels).silhouette.values
+            agreement = SubjectPrior.agreement(silhouette, guess)
+        }
     }
 
     /// The feature names, in the order `features` returns them and the weights apply.
@@ -88,12 +98,6 @@ package struct SegmentationRanker {
         for bin in colourBins { histogram[Int(bin)] += 1 }
         pictureHistogram = histogram
         pictureColourSum = image.colors.reduce(.zero, +)
-    }
-
-    /// `labels`, found from `start`, as a candidate with its agreement with the guess.
-    func candidate(_ start: Start, _ labels: [UInt8]) -> Candidate {
-        let silhouette = ForegroundMask(width: width, height: height, values: labels).silhouette.values
-        return Candidate(start: start, labels: labels, agreement: SubjectPrior.agreement(silhouette, guess))
     }
 
     /// The candidate's features, in `featureNames`' order: the silhouette's and the

@@ -208,19 +208,13 @@ package struct SubjectSegmenter: Sendable {
             Resampler.resample($0, width: truth.width, height: truth.height, channels: 4, region: region,
                                width: coarse.width, height: coarse.height)
         }
-        func iou(_ labels: [UInt8]) -> Double {
-            var intersection = 0, union = 0
-            for (index, label) in labels.enumerated() {
-                let isSubject = subject[index * 4] >= 127.5
-                if label != 0 && isSubject { intersection += 1 }
-                if label != 0 || isSubject { union += 1 }
-            }
-            return union > 0 ? Double(intersection) / Double(union) : 1
-        }
+        // As 0/1 probabilities, the prior's soft IoU is the plain IoU with the truth.
+        let truthInside = (0..<(coarse.width * coarse.height)).map { subject[$0 * 4] >= 127.5 ? Float(1) : 0 }
         var samples: [RankingSample] = []
         _ = try SubjectSegmenter().grabCut(coarse) { ranker, candidates in
             samples = candidates.map {
-                RankingSample(start: $0.start.name, features: ranker.features($0), iou: iou($0.labels))
+                RankingSample(start: $0.start.name, features: ranker.features($0),
+                              iou: Double(SubjectPrior.agreement($0.labels, truthInside)))
             }
         }
         return samples
@@ -295,18 +289,21 @@ package struct SubjectSegmenter: Sendable {
         // Over the dev and validation sets every photo with a subject has a pixel at 0.88 or
         // more; 18 of the 65 subject-free photos given a sticker had none above 0.43.
         guard guessed.contains(1) else { return (nothing, nil) }
-        let ranker = SegmentationRanker(image: image, guess: guess, inBand: inBand)
-        var candidates = [ranker.candidate(hasSeeded ? .frame : .rectangle, first)]
+        func candidate(_ start: SegmentationRanker.Start, _ labels: [UInt8]) -> SegmentationRanker.Candidate {
+            SegmentationRanker.Candidate(start, labels, width: image.width, height: image.height, guess: guess)
+        }
+        var candidates = [candidate(hasSeeded ? .frame : .rectangle, first)]
         // While the prior doubts every result so far, one more start (all, when collecting).
         func doubted() -> Bool { collecting != nil || candidates.allSatisfy { $0.agreement < settledAgreement } }
         guard doubted() else { return (first, prior) }
         if hasSeeded, let carved = try carvedFromCentre(), ForegroundMask.holdsSubject(carved) {
-            candidates.append(ranker.candidate(.rectangle, carved))
+            candidates.append(candidate(.rectangle, carved))
         }
         if doubted(), guessIsLarge, case let fromGuess = try roundsFromGuess(), ForegroundMask.holdsSubject(fromGuess) {
-            candidates.append(ranker.candidate(.guessRounds, fromGuess))
+            candidates.append(candidate(.guessRounds, fromGuess))
         }
-        candidates.append(ranker.candidate(.guess, guessed))
+        candidates.append(candidate(.guess, guessed))
+        let ranker = SegmentationRanker(image: image, guess: guess, inBand: inBand)
         collecting?(ranker, candidates)
         return (ranker.best(of: candidates)?.labels ?? first, prior)
     }
