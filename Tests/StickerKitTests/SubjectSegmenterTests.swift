@@ -52,9 +52,10 @@ import TestSupport
         let unchanged = await withTaskGroup(of: Bool.self) { group in
             for task in 0..<4 {
                 group.addTask {
-                    (0..<500).allSatisfy { _ in
+                    let graph = GridMaxFlow(edges)
+                    return (0..<500).allSatisfy { _ in
                         let start = uniform[task % 2]
-                        return segmenter.cut(features, labels: start, inBand: inBand, edges: edges, trimmingSubject: true) == start
+                        return segmenter.cut(features, labels: start, inBand: inBand, graph: graph, trimmingSubject: true) == start
                     }
                 }
             }
@@ -73,7 +74,7 @@ import TestSupport
         let segmenter = SubjectSegmenter()
         let next = segmenter.cut(SubjectSegmenter.features(of: image), labels: labels,
                                  inBand: [Bool](repeating: false, count: labels.count),
-                                 edges: ContrastEdges(image, weight: segmenter.smoothness * SubjectSegmenter.unit),
+                                 graph: GridMaxFlow(ContrastEdges(image, weight: segmenter.smoothness * SubjectSegmenter.unit)),
                                  trimmingSubject: trimming)
         let patchKept = patch.filter { next[$0] == 1 }.count
         let discKept = disc.filter { next[$0] == 1 }.count
@@ -122,7 +123,7 @@ import TestSupport
         let segmenter = SubjectSegmenter()
         let next = segmenter.cut(SubjectSegmenter.features(of: image), labels: labels,
                                  inBand: [Bool](repeating: false, count: labels.count),
-                                 edges: ContrastEdges(image, weight: segmenter.fineSmoothness * SubjectSegmenter.unit),
+                                 graph: GridMaxFlow(ContrastEdges(image, weight: segmenter.fineSmoothness * SubjectSegmenter.unit)),
                                  trimmingSubject: false, learningHolesBelow: learning ? segmenter.refinementHoleShare : 0)
         let spotFilled = spot.filter { next[$0] == 1 }.count
         let holeFilled = hole.filter { next[$0] == 1 }.count

@@ -15,11 +15,20 @@
 /// no arc reaches (capacity 0), so the solver never checks bounds. The cut it reports is
 /// the set of nodes the source still reaches, which is the same for every maximum flow.
 ///
+/// The graph can be solved again with new preferences and the same edges (GrabCut's
+/// rounds): the flow already found is kept, reparameterised to the new terminal
+/// capacities, so the next search pushes only what changed (dynamic graph cuts, P. Kohli
+/// and P. H. S. Torr, "Dynamic Graph Cuts for Efficient Inference in Markov Random
+/// Fields", PAMI 2007). The cut is the same as a fresh graph's.
+///
 ///     let graph = GridMaxFlow(width: 2, height: 1)
 ///     graph.setEdges([SIMD4(3, 0, 0, 0), .zero])    // pixel 0 to its right neighbour, both ways
 ///     graph.setPreferences([5, -4])                  // pixel 0 leans to the source, 1 to the sink
-///     graph.maximumFlow()      // 3
+///     graph.maximumFlow()
 ///     graph.sourceSide()       // [1, 0]
+///     graph.setPreferences([-5, 4])
+///     graph.maximumFlow()
+///     graph.sourceSide()       // [0, 1]
 final class GridMaxFlow {
     private static let none: Int32 = -1
     private static let terminal: Int32 = -2
@@ -50,7 +59,8 @@ final class GridMaxFlow {
     private var activeCount = 0
     private var orphans: [Int32] = []
     private var time: Int32 = 0
-    private var flow: Int = 0
+    /// The preferences the terminal residuals were last set from, per pixel (row-major).
+    private var preferences: [Int32]
 
     /// A `width` x `height` grid with no edges and no terminal capacities yet.
     init(width: Int, height: Int) {
@@ -77,6 +87,13 @@ final class GridMaxFlow {
         isActive = .allocate(capacity: nodeCount)
         isActive.initialize(repeating: false, count: nodeCount)
         active = .allocate(capacity: nodeCount)
+        preferences = [Int32](repeating: 0, count: width * height)
+    }
+
+    /// The grid of `edges`, with its edges set.
+    convenience init(_ edges: ContrastEdges) {
+        self.init(width: edges.width, height: edges.height)
+        setEdges(edges.forward)
     }
 
     deinit {
@@ -98,16 +115,27 @@ final class GridMaxFlow {
 
     /// Terminal capacities, one per pixel (row-major): a positive preference p costs p if
     /// the pixel ends on the sink side, a negative one costs -p if it ends on the source side.
+    ///
+    /// After a `maximumFlow`, each pixel's terminal residual moves by the change in its
+    /// preference. With one net terminal capacity per pixel the flow through it stays
+    /// valid (its source and sink capacities rise by the same amount where the new
+    /// preference cannot carry it, which adds the same cost to every cut), so the flow
+    /// found so far is kept and the cut is unchanged by it (Kohli and Torr 2007).
     func setPreferences(_ preferences: [Int32]) {
         precondition(preferences.count == width * height, "one preference per pixel")
         for y in 0..<height {
             let row = (y + 1) * stride + 1
-            for x in 0..<width { terminalResidual[row + x] = preferences[y * width + x] }
+            for x in 0..<width {
+                let pixel = y * width + x
+                terminalResidual[row + x] &+= preferences[pixel] &- self.preferences[pixel]
+            }
         }
+        self.preferences = preferences
     }
 
     /// Edges, each with the same capacity both ways: `forward[i]` holds pixel i's to its
     /// right, down, down-right and down-left neighbours. Those outside the grid are ignored.
+    /// Set once, before the first `maximumFlow` (later calls would drop the flow's share).
     func setEdges(_ forward: [SIMD4<Int32>]) {
         precondition(forward.count == width * height, "one entry per pixel")
         for y in 0..<height {
@@ -142,9 +170,8 @@ final class GridMaxFlow {
         return labels
     }
 
-    /// Computes the maximum flow (= the minimum cut's cost).
-    @discardableResult
-    func maximumFlow() -> Int {
+    /// Computes a maximum flow, from the flow found so far, so `sourceSide` is the minimum cut.
+    func maximumFlow() {
         initializeTrees()
         var current: Int32 = GridMaxFlow.none
         while true {
@@ -163,7 +190,6 @@ final class GridMaxFlow {
                 current = GridMaxFlow.none
             }
         }
-        return flow
     }
 
     /// Every node with a terminal arc joins its terminal's tree. Only those on a
@@ -171,11 +197,14 @@ final class GridMaxFlow {
     /// to the other tree: growing from a node whose neighbours are all in its own tree
     /// finds nothing (they are as close to the terminal as it is), and a neighbour freed
     /// later marks them active then (`adopt`).
+    /// The trees are built afresh on every search, from the residuals as they are.
     private func initializeTrees() {
+        time = 0
         for node in 0..<nodeCount {
             let residual = terminalResidual[node]
             inSinkTree[node] = residual < 0
             parent[node] = residual != 0 ? GridMaxFlow.terminal : GridMaxFlow.none
+            timestamp[node] = 0
             distance[node] = 1
         }
         // A node's tree is still the sign of its terminal residual (0: free).
@@ -281,7 +310,6 @@ final class GridMaxFlow {
         }
         terminalResidual[node] += bottleneck
         if terminalResidual[node] == 0 { makeOrphan(node) }
-        flow += Int(bottleneck)
     }
 
     private func makeOrphan(_ node: Int) {

@@ -185,8 +185,8 @@ package struct SubjectSegmenter: Sendable {
             }
         }
         try Task.checkCancellation()
-        let edges = ContrastEdges(image, weight: fineSmoothness * SubjectSegmenter.unit)
-        let refined = try rounds(SubjectSegmenter.features(of: image), from: labels, inBand: frameBand(image), edges: edges,
+        let graph = GridMaxFlow(ContrastEdges(image, weight: fineSmoothness * SubjectSegmenter.unit))
+        let refined = try rounds(SubjectSegmenter.features(of: image), from: labels, inBand: frameBand(image), graph: graph,
                                  atMost: fineIterations, settlingWithin: fineSettling, trimmingSubject: false,
                                  learningHolesBelow: refinementHoleShare, shadow: refinementShadow)
         let kept = ForegroundMask(width: image.width, height: image.height, values: refined).keepingRegions(overlapping: labels)
@@ -253,11 +253,12 @@ package struct SubjectSegmenter: Sendable {
         let nothing = [UInt8](repeating: 0, count: inBand.count)
         // A picture that is all frame (a single row or column) has no inside to hold a subject.
         guard inBand.contains(false) else { return (nothing, nil) }
-        let edges = ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit)
+        // One graph for every round of every start: each cut starts from the last one's flow.
+        let graph = GridMaxFlow(ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit))
         let features = SubjectSegmenter.features(of: image)
         let seed = try initialLabels(image, inBand: inBand)
         func rounds(from labels: [UInt8], atMost iterations: Int = iterations) throws -> [UInt8] {
-            try self.rounds(features, from: labels, inBand: inBand, edges: edges, atMost: iterations, settlingWithin: 0,
+            try self.rounds(features, from: labels, inBand: inBand, graph: graph, atMost: iterations, settlingWithin: 0,
                             trimmingSubject: true, learningHolesBelow: 0, shadow: nil)
         }
         func carvedFromCentre() throws -> [UInt8]? {
@@ -310,14 +311,14 @@ package struct SubjectSegmenter: Sendable {
 
     /// Alternates re-fitting and cutting (`cut`) until a round changes at most `tolerance`
     /// x the subject's area of the labels (0: none), or `iterations` rounds have run.
-    private func rounds(_ features: [SIMD4<Float>], from labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
+    private func rounds(_ features: [SIMD4<Float>], from labels: [UInt8], inBand: [Bool], graph: GridMaxFlow,
                         atMost iterations: Int, settlingWithin tolerance: Float, trimmingSubject: Bool,
                         learningHolesBelow holeShare: Double,
                         shadow: FeatureMixtureModel.Shadow?) throws -> [UInt8] {
         var labels = labels
         for _ in 0..<iterations {
             try Task.checkCancellation()
-            let next = cut(features, labels: labels, inBand: inBand, edges: edges, trimmingSubject: trimmingSubject,
+            let next = cut(features, labels: labels, inBand: inBand, graph: graph, trimmingSubject: trimmingSubject,
                            learningHolesBelow: holeShare, shadow: shadow)
             let changed = zip(labels, next).reduce(0) { $0 + ($1.0 != $1.1 ? 1 : 0) }
             labels = next
@@ -358,7 +359,8 @@ package struct SubjectSegmenter: Sendable {
         zip(image.colors, LocalTexture.features(of: image)).map { SIMD4($0, $1) }
     }
 
-    /// One GrabCut round: re-fit both feature models to `labels`, then cut. With
+    /// One GrabCut round: re-fit both feature models to `labels`, then cut `graph` (the
+    /// smoothness term's edges; it keeps its flow for the next round's cut). With
     /// `trimmingSubject`, the subject's model is fitted only to the subject pixels that the
     /// background's model explains worse than `subjectTrim` of the background's own pixels
     /// (a trimmed estimate): background wrongly labelled subject (a hole, a strip of sky
@@ -368,7 +370,7 @@ package struct SubjectSegmenter: Sendable {
     /// subject's model also learns the enclosed background regions smaller than that share
     /// of the subject's area (see `refinementHoleShare`). With `shadow`, the background's
     /// model may explain a pixel as background in shadow.
-    func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], edges: ContrastEdges,
+    func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], graph: GridMaxFlow,
              trimmingSubject: Bool, learningHolesBelow holeShare: Double = 0,
              shadow: FeatureMixtureModel.Shadow? = nil) -> [UInt8] {
         let area = ForegroundMask.area(of: labels)
@@ -377,7 +379,7 @@ package struct SubjectSegmenter: Sendable {
         // The labels the subject's model learns from: with small holes filled, if asked.
         var (learnt, learntArea) = (labels, area)
         if holeShare > 0 {
-            learnt = ForegroundMask(width: edges.width, height: edges.height, values: labels)
+            learnt = ForegroundMask(width: graph.width, height: graph.height, values: labels)
                 .fillingHoles(smallerThan: holeShare * Double(area)).values
             learntArea = ForegroundMask.area(of: learnt)
         }
@@ -399,7 +401,9 @@ package struct SubjectSegmenter: Sendable {
                 return Int32(min(max(backgroundCosts[index] - subjectCost, -1e4), 1e4) * SubjectSegmenter.unit)
             }
         }
-        return SubjectSegmenter.minimumCut(preferences: preferences, edges: edges)
+        graph.setPreferences(preferences)
+        graph.maximumFlow()
+        return graph.sourceSide()
     }
 
     /// The indices, in order, of the `count` pixels whose label `isWanted` accepts.
@@ -415,14 +419,5 @@ package struct SubjectSegmenter: Sendable {
                 initialized &+= 1
             }
         }
-    }
-
-    /// Labels minimising the preferences plus the edge costs, exactly (one max-flow).
-    static func minimumCut(preferences: [Int32], edges: ContrastEdges) -> [UInt8] {
-        let graph = GridMaxFlow(width: edges.width, height: edges.height)
-        graph.setEdges(edges.forward)
-        graph.setPreferences(preferences)
-        graph.maximumFlow()
-        return graph.sourceSide()
     }
 }
