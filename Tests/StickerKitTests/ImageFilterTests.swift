@@ -123,6 +123,28 @@ import Testing
         }
     }
 
+    /// The RGBA path (two output pixels at a time, an odd one last) sums each channel's
+    /// taps as a plane resampled on its own does, to the last bit.
+    @Test(arguments: [(37, 23, 19), (37, 23, 61), (40, 9, 7), (5, 5, 1)])
+    func rgbaIsEachChannelResampledAlone(width: Int, height: Int, outputWidth: Int) {
+        var generator = SplitMix64(seed: UInt64(width * 100 + outputWidth))
+        let source = (0..<(width * height * 4)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let region = Resampler.Region(x: 0.75, y: 0.5, width: Double(width) - 2, height: Double(height) - 1)
+        let outputHeight = max(1, outputWidth * height / width)
+        let rgba = source.withUnsafeBufferPointer {
+            Resampler.resample($0, width: width, height: height, channels: 4, region: region,
+                               width: outputWidth, height: outputHeight)
+        }
+        for channel in 0..<4 {
+            let plane = stride(from: channel, to: source.count, by: 4).map { source[$0] }
+            let alone = plane.withUnsafeBufferPointer {
+                Resampler.resample($0, width: width, height: height, channels: 1, region: region,
+                                   width: outputWidth, height: outputHeight)
+            }
+            #expect(stride(from: channel, to: rgba.count, by: 4).map { rgba[$0] } == alone, "channel \(channel)")
+        }
+    }
+
     /// Run-based labelling against a flood fill: the same regions, numbered in raster
     /// order of their first pixel, with the same sizes and frame contacts.
     @Test(arguments: [(17, 9, UInt8(1)), (40, 31, UInt8(1)), (40, 31, UInt8(0)), (1, 40, UInt8(1)), (23, 1, UInt8(0))])

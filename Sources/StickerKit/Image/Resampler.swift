@@ -86,14 +86,32 @@ enum Resampler {
             horizontal.weights.withUnsafeBufferPointer { weights in
                 horizontal.offsets.withUnsafeBufferPointer { offsets in
                     if channels == 4 {
-                        // Interleaved RGBA: one 4-lane multiply-add per tap.
-                        let rowBytes = UnsafeRawPointer(row.baseAddress!)
-                        for x in 0..<(offsets.count - 1) {
-                            var sum = SIMD4<Float>()
-                            for tap in Int(offsets[x])..<Int(offsets[x + 1]) {
-                                let s = (Int(indices[tap]) - firstColumn) * 4
-                                sum += weights[tap] * rowBytes.loadUnaligned(fromByteOffset: s * 4, as: SIMD4<Float>.self)
+                        // Interleaved RGBA: one 4-lane multiply-add per tap, two output
+                        // pixels at a time so their sums do not wait on each other (each
+                        // pixel's taps still summed in order: the same sums).
+                        let pixels = UnsafeRawPointer(row.baseAddress!) - firstColumn * 16
+                        @inline(__always) func tap(_ t: Int) -> SIMD4<Float> {
+                            weights[t] * pixels.loadUnaligned(fromByteOffset: Int(indices[t]) &* 16, as: SIMD4<Float>.self)
+                        }
+                        let count = offsets.count - 1
+                        var x = 0
+                        while x + 2 <= count {
+                            let start = Int(offsets[x]), middle = Int(offsets[x + 1]), end = Int(offsets[x + 2])
+                            let shared = min(middle - start, end - middle)
+                            var first = SIMD4<Float>(), second = SIMD4<Float>()
+                            for t in 0..<shared {
+                                first += tap(start + t)
+                                second += tap(middle + t)
                             }
+                            for t in (start + shared)..<middle { first += tap(t) }
+                            for t in (middle + shared)..<end { second += tap(t) }
+                            Output.store(first, into: out.baseAddress! + base + x * 4)
+                            Output.store(second, into: out.baseAddress! + base + x * 4 + 4)
+                            x += 2
+                        }
+                        if x < count {
+                            var sum = SIMD4<Float>()
+                            for t in Int(offsets[x])..<Int(offsets[x + 1]) { sum += tap(t) }
                             Output.store(sum, into: out.baseAddress! + base + x * 4)
                         }
                         return

@@ -19,8 +19,12 @@ struct WorkingImage: Sendable {
         self.width = width
         self.height = height
         scale = Double(width) / Double(image.width)
-        colors = (0..<(width * height)).map { i in
-            SIMD3(planes[i * 4], planes[i * 4 + 1], planes[i * 4 + 2])
+        // Width and height are at least 1, so the array never has the shared empty storage.
+        colors = [SIMD3<Float>](unsafeUninitializedCapacity: width * height) { colors, initialized in
+            planes.withUnsafeBufferPointer { planes in
+                for i in 0..<(width * height) { colors[i] = SIMD3(planes[i * 4], planes[i * 4 + 1], planes[i * 4 + 2]) }
+            }
+            initialized = width * height
         }
     }
 
