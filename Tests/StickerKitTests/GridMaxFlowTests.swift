@@ -67,8 +67,7 @@ import Testing
         // Capacities towards pixels outside the grid too: the solver must ignore them.
         let problem = Problem(width: width, height: height,
                               forward: (0..<count).map { _ in SIMD4(random(9), random(9), random(9), random(9)) })
-        let graph = GridMaxFlow(width: width, height: height)
-        graph.setEdges(problem.forward)
+        let graph = GridMaxFlow(width: width, height: height, edges: problem.forward)
         for round in 0..<3 {
             let preferences = (0..<count).map { _ in random(25) - 12 }
             graph.setPreferences(preferences)
@@ -88,8 +87,7 @@ import Testing
         preferences[0] = 1000
         preferences[50] = -1000
         preferences[width - 1] = 1000
-        let graph = GridMaxFlow(width: width, height: 1)
-        graph.setEdges(forward)
+        let graph = GridMaxFlow(width: width, height: 1, edges: forward)
         graph.setPreferences(preferences)
         graph.maximumFlow()
         let cut = graph.sourceSide()
@@ -152,8 +150,7 @@ import Testing
         let random = { (limit: UInt64) in Int32(generator.next() % limit) }
         let problem = Problem(width: width, height: height,
                               forward: (0..<(width * height)).map { _ in SIMD4(random(40), random(40), random(30), random(30)) })
-        let graph = GridMaxFlow(width: width, height: height)
-        graph.setEdges(problem.forward)
+        let graph = GridMaxFlow(width: width, height: height, edges: problem.forward)
         for round in 0..<2 {
             let (cx, cy) = (Int(random(UInt64(width))), Int(random(UInt64(height))))
             let preferences = (0..<(width * height)).map { pixel -> Int32 in

@@ -21,8 +21,8 @@
 /// and P. H. S. Torr, "Dynamic Graph Cuts for Efficient Inference in Markov Random
 /// Fields", PAMI 2007). The cut is the same as a fresh graph's.
 ///
-///     let graph = GridMaxFlow(width: 2, height: 1)
-///     graph.setEdges([SIMD4(3, 0, 0, 0), .zero])    // pixel 0 to its right neighbour, both ways
+///     // Pixel 0 to its right neighbour, capacity 3 both ways.
+///     let graph = GridMaxFlow(width: 2, height: 1, edges: [SIMD4(3, 0, 0, 0), .zero])
 ///     graph.setPreferences([5, -4])                  // pixel 0 leans to the source, 1 to the sink
 ///     graph.maximumFlow()
 ///     graph.sourceSide()       // [1, 0]
@@ -62,8 +62,11 @@ final class GridMaxFlow {
     /// The preferences the terminal residuals were last set from, per pixel (row-major).
     private var preferences: [Int32]
 
-    /// A `width` x `height` grid with no edges and no terminal capacities yet.
-    init(width: Int, height: Int) {
+    /// A `width` x `height` grid with these edges and no terminal capacities yet. Each edge
+    /// has the same capacity both ways: `forward[i]` holds pixel i's to its right, down,
+    /// down-right and down-left neighbours; those outside the grid are ignored.
+    init(width: Int, height: Int, edges forward: [SIMD4<Int32>]) {
+        precondition(forward.count == width * height, "one entry per pixel")
         self.width = width
         self.height = height
         stride = width + 2
@@ -73,27 +76,23 @@ final class GridMaxFlow {
             offsets[d] = offset
         }
         arcResidual = .allocate(capacity: nodeCount * 8)
-        arcResidual.initialize(repeating: 0, count: nodeCount * 8)
+        // `initializeTrees` writes the trees' fields of every node before a search reads them.
         parent = .allocate(capacity: nodeCount)
-        parent.initialize(repeating: GridMaxFlow.none, count: nodeCount)
         inSinkTree = .allocate(capacity: nodeCount)
-        inSinkTree.initialize(repeating: false, count: nodeCount)
+        timestamp = .allocate(capacity: nodeCount)
+        distance = .allocate(capacity: nodeCount)
         terminalResidual = .allocate(capacity: nodeCount)
         terminalResidual.initialize(repeating: 0, count: nodeCount)
-        timestamp = .allocate(capacity: nodeCount)
-        timestamp.initialize(repeating: 0, count: nodeCount)
-        distance = .allocate(capacity: nodeCount)
-        distance.initialize(repeating: 0, count: nodeCount)
         isActive = .allocate(capacity: nodeCount)
         isActive.initialize(repeating: false, count: nodeCount)
         active = .allocate(capacity: nodeCount)
         preferences = [Int32](repeating: 0, count: width * height)
+        forward.withUnsafeBufferPointer(writeArcs)
     }
 
-    /// The grid of `edges`, with its edges set.
+    /// The grid of `edges`.
     convenience init(_ edges: ContrastEdges) {
-        self.init(width: edges.width, height: edges.height)
-        setEdges(edges.forward)
+        self.init(width: edges.width, height: edges.height, edges: edges.forward)
     }
 
     deinit {
@@ -133,28 +132,29 @@ final class GridMaxFlow {
         self.preferences = preferences
     }
 
-    /// Edges, each with the same capacity both ways: `forward[i]` holds pixel i's to its
-    /// right, down, down-right and down-left neighbours. Those outside the grid are ignored.
-    /// Set once, before the first `maximumFlow` (later calls would drop the flow's share).
-    func setEdges(_ forward: [SIMD4<Int32>]) {
-        precondition(forward.count == width * height, "one entry per pixel")
-        for y in 0..<height {
-            for x in 0..<width {
-                let capacities = forward[y * width + x]
-                let arcs = ((y + 1) * stride + x + 1) << 3
-                let hasRight = x + 1 < width, hasDown = y + 1 < height
-                if hasRight { setArcPair(arcs, capacities.x) }
-                if hasDown { setArcPair(arcs | 2, capacities.y) }
-                if hasRight && hasDown { setArcPair(arcs | 4, capacities.z) }
-                if x > 0 && hasDown { setArcPair(arcs | 6, capacities.w) }
+    /// Every node's eight arc capacities, node by node in one pass (a pixel's backward arcs
+    /// are its neighbours' forward edges); arcs from or to the padding get 0.
+    private func writeArcs(_ forward: UnsafeBufferPointer<SIMD4<Int32>>) {
+        let arcs = UnsafeMutableRawPointer(arcResidual)
+        for row in 0..<(height + 2) {
+            for column in 0..<stride {
+                let x = column - 1, y = row - 1
+                var capacities = SIMD8<Int32>()
+                if x >= 0 && x < width && y >= 0 && y < height {
+                    let pixel = y * width + x
+                    let hasLeft = x > 0, hasRight = x + 1 < width, hasUp = y > 0, hasDown = y + 1 < height
+                    if hasRight { capacities[0] = forward[pixel].x }
+                    if hasLeft { capacities[1] = forward[pixel - 1].x }
+                    if hasDown { capacities[2] = forward[pixel].y }
+                    if hasUp { capacities[3] = forward[pixel - width].y }
+                    if hasRight && hasDown { capacities[4] = forward[pixel].z }
+                    if hasLeft && hasUp { capacities[5] = forward[pixel - width - 1].z }
+                    if hasLeft && hasDown { capacities[6] = forward[pixel].w }
+                    if hasRight && hasUp { capacities[7] = forward[pixel - width + 1].w }
+                }
+                arcs.storeBytes(of: capacities, toByteOffset: (row * stride + column) * 32, as: SIMD8<Int32>.self)
             }
         }
-    }
-
-    @inline(__always)
-    private func setArcPair(_ arc: Int, _ capacity: Int32) {
-        arcResidual[arc] = capacity
-        arcResidual[sister(arc)] = capacity
     }
 
     /// 1 for every pixel on the source side of the minimum cut, 0 for the others
