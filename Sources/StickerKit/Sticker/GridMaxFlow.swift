@@ -196,8 +196,8 @@ final class GridMaxFlow {
     /// tree's frontier start active, with an arc of residual capacity to a free node or
     /// to the other tree: growing from a node whose neighbours are all in its own tree
     /// finds nothing (they are as close to the terminal as it is), and a neighbour freed
-    /// later marks them active then (`adopt`).
-    /// The trees are built afresh on every search, from the residuals as they are.
+    /// later marks them active then (`adopt`). The trees are built afresh on every search,
+    /// from the residuals as they are.
     private func initializeTrees() {
         time = 0
         for node in 0..<nodeCount {
@@ -206,22 +206,35 @@ final class GridMaxFlow {
             parent[node] = residual != 0 ? GridMaxFlow.terminal : GridMaxFlow.none
             timestamp[node] = 0
             distance[node] = 1
-        }
-        // A node's tree is still the sign of its terminal residual (0: free).
-        for node in 0..<nodeCount {
-            let residual = terminalResidual[node]
+            // A node's tree is the sign of its terminal residual (0: free). Most nodes lie
+            // inside their tree, which one look at the eight neighbours' signs tells
+            // (padding nodes, free, are never looked around).
+            guard residual != 0, neighboursLeaveTree(of: node, sourceSide: residual > 0) else { continue }
             if residual > 0 {
                 for a in (node << 3)..<(node << 3 + 8) where arcResidual[a] > 0 && terminalResidual[head(a)] <= 0 {
                     markActive(Int32(node))
                     break
                 }
-            } else if residual < 0 {
+            } else {
                 for a in (node << 3)..<(node << 3 + 8) where arcResidual[sister(a)] > 0 && terminalResidual[head(a)] >= 0 {
                     markActive(Int32(node))
                     break
                 }
             }
         }
+    }
+
+    /// Whether any of `node`'s eight neighbours is free or in the other tree, going by the
+    /// signs of their terminal residuals.
+    @inline(__always)
+    private func neighboursLeaveTree(of node: Int, sourceSide: Bool) -> Bool {
+        let above = terminalResidual + (node - stride), here = terminalResidual + node, below = terminalResidual + (node + stride)
+        if sourceSide {
+            return min(min(min(above[-1], above[0]), min(above[1], here[-1])),
+                       min(min(here[1], below[-1]), min(below[0], below[1]))) <= 0
+        }
+        return max(max(max(above[-1], above[0]), max(above[1], here[-1])),
+                   max(max(here[1], below[-1]), max(below[0], below[1]))) >= 0
     }
 
     private func markActive(_ node: Int32) {
