@@ -53,14 +53,26 @@ enum Resampler {
     }
 
     /// row[i] = the sum over taps t, in order, of weights[t] x source[starts[t] + i], for
-    /// i < count, eight samples at a time: each run of eight is summed in registers and
-    /// stored once, not loaded and stored again per tap (same sums, same order).
+    /// i < count, sixteen samples at a time: each run is summed in registers and stored
+    /// once, not loaded and stored again per tap, and its two halves' sums do not wait on
+    /// each other (same sums, same order).
     @inline(__always)
     private static func filterRows<Sample: ResampleSample>(_ source: UnsafeBufferPointer<Sample>,
                                                            starts: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>,
                                                            into row: UnsafeMutableBufferPointer<Float>, count: Int) {
         let rowBytes = UnsafeMutableRawPointer(row.baseAddress!)
         var i = 0
+        while i + 16 <= count {
+            var low = SIMD8<Float>(), high = SIMD8<Float>()
+            for tap in starts.indices {
+                let weight = SIMD8(repeating: weights[tap])
+                low = low + weight * Sample.eight(source, at: starts[tap] + i)
+                high = high + weight * Sample.eight(source, at: starts[tap] + i + 8)
+            }
+            rowBytes.storeBytes(of: low, toByteOffset: i * 4, as: SIMD8<Float>.self)
+            rowBytes.storeBytes(of: high, toByteOffset: i * 4 + 32, as: SIMD8<Float>.self)
+            i += 16
+        }
         while i + 8 <= count {
             var sum = SIMD8<Float>()
             for tap in starts.indices {
