@@ -48,18 +48,40 @@ struct FeatureMixtureModel: Sendable {
         samples.withUnsafeBufferPointer { samples in
             sums.withUnsafeMutableBufferPointer { sums in
                 products.withUnsafeMutableBufferPointer { products in
-                    for start in stride(from: 0, to: samples.count, by: 8) {
-                        let nearest = ColorLanes(features, samples: samples, from: start).nearest(centers)
-                        for lane in 0..<min(8, samples.count - start) {
-                            let feature = features[Int(samples[start + lane])], k = Int(nearest[lane])
-                            let f = SIMD4<Double>(Double(feature.x), Double(feature.y), Double(feature.z), Double(feature.w))
-                            sums[k] += f
-                            counts[k] += 1
-                            products[4 * k] += f * f.x
-                            products[4 * k + 1] += f * f.y
-                            products[4 * k + 2] += f * f.z
-                            products[4 * k + 3] += f * f.w
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        // The current component's sums stay in registers while consecutive
+                        // samples fall in it (neighbouring pixels mostly do), instead of
+                        // waiting on memory for every sample; each is still added in order.
+                        var current = -1
+                        var sum = SIMD4<Double>(), count: Double = 0
+                        var rows = (SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>(), SIMD4<Double>())
+                        func store() {
+                            guard current >= 0 else { return }
+                            sums[current] = sum
+                            counts[current] = count
+                            (products[4 * current], products[4 * current + 1]) = (rows.0, rows.1)
+                            (products[4 * current + 2], products[4 * current + 3]) = (rows.2, rows.3)
                         }
+                        for start in stride(from: 0, to: samples.count, by: 8) {
+                            let nearest = ColorLanes(features, samples: samples, from: start).nearest(centers)
+                            for lane in 0..<min(8, samples.count - start) {
+                                let feature = features[Int(samples[start + lane])], k = Int(nearest[lane])
+                                if k != current {
+                                    store()
+                                    current = k
+                                    (sum, count) = (sums[k], counts[k])
+                                    rows = (products[4 * k], products[4 * k + 1], products[4 * k + 2], products[4 * k + 3])
+                                }
+                                let f = SIMD4<Double>(Double(feature.x), Double(feature.y), Double(feature.z), Double(feature.w))
+                                sum += f
+                                count += 1
+                                rows.0 += f * f.x
+                                rows.1 += f * f.y
+                                rows.2 += f * f.z
+                                rows.3 += f * f.w
+                            }
+                        }
+                        store()
                     }
                 }
             }
