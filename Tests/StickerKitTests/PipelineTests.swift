@@ -184,11 +184,10 @@ struct CountingProcessor: PhotoProcessing {
         let folder = Self.photoFolder(count: 1)
         let photo = folder.appendingPathComponent("photo-0.jpg")
         try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent("photo-0.png"))
-        let list = AsyncStream<RawPath> { continuation in
-            continuation.yield(RawPath(photo.path))
-            continuation.yield(RawPath(folder.path + "/../" + folder.lastPathComponent + "/photo-0.png"))
-            continuation.finish()
-        }
+        let (list, writer) = PathList.make()
+        writer.add(RawPath(photo.path))
+        writer.add(RawPath(folder.path + "/../" + folder.lastPathComponent + "/photo-0.png"))
+        writer.finish()
         var outputs: [String] = []
         for await job in BatchInputs([.pathList(list)]) { outputs.append(job.output) }
         #expect(outputs == ["photo-0.png", "photo-0.png.png"])

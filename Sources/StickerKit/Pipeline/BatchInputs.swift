@@ -13,7 +13,7 @@ public struct BatchInputs: AsyncSequence, Sendable {
         /// A file (processed whatever its name) or a folder (walked for images).
         case path(String)
         /// Paths read from a stream; each may be a file or a folder.
-        case pathList(AsyncStream<RawPath>)
+        case pathList(PathList)
     }
 
     private let sources: [Source]
@@ -42,7 +42,7 @@ public struct BatchInputs: AsyncSequence, Sendable {
         let excluded: [String]
         let shard: Shard?
         var walker: DirectoryWalker?
-        var list: AsyncStream<RawPath>.Iterator?
+        var list: PathList.AsyncIterator?
         var naming: OutputNaming
         var index = 0
 
