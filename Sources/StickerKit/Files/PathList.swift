@@ -14,8 +14,8 @@ import Foundation
 public struct PathList: AsyncSequence, Sendable {
     public typealias Element = RawPath
 
-    fileprivate let buffer: PathBuffer
-    fileprivate let arrivals: AsyncStream<Void>
+    private let buffer: PathBuffer
+    private let arrivals: AsyncStream<Void>
 
     /// An empty list and the writer that fills it.
     public static func make() -> (PathList, Writer) {
@@ -66,6 +66,9 @@ public struct PathList: AsyncSequence, Sendable {
 }
 
 /// The paths added and not yet taken, under a lock.
+// Sendable by hand: its only state, `paths`, is read and written solely inside `append`
+// and `takeAll`, each of which holds `lock` for the whole access; `lock` itself is
+// immutable and NSLock is thread-safe.
 private final class PathBuffer: @unchecked Sendable {
     private let lock = NSLock()
     private var paths: [RawPath] = []
