@@ -69,6 +69,16 @@ import Foundation
 package struct SubjectSegmenter: Sendable {
     /// Most rounds from the frame's seed or the rectangle.
     var iterations = 3
+    /// A round of the search (from any start) that changes at most this share of the
+    /// subject's area ends its rounds, as `fineSettling` does at the refinement size. On
+    /// the bench's 640x480 photos two thirds of the search's rounds changed no more than
+    /// that (257 of 391; 18 changed nothing, where the rounds stopped before). Over the
+    /// validation sets (seeds 1-4 / 5-12, as shipped and two perturbed copies) 0.01
+    /// scored 0.9141 / 0.8927, 0.9099 / 0.8906 and 0.9063 / 0.8906 mIoU against
+    /// 0.9141 / 0.8921, 0.9095 / 0.8911 and 0.9079 / 0.8903 for stopping only when
+    /// nothing changed (two cases up by more than 0.1, none down; the dev set 0.900 -> 0.899,
+    /// the subject-free sets unchanged), for 5% less of a small photo's time.
+    var settling: Float = 0.01
     /// Most rounds from the prior's guess, a blurred blob that starts farther from where
     /// the rounds settle (validation sets, 3 -> 6: 0.875 -> 0.879 mIoU, an owl and a
     /// marmot found; 10 changed nothing more; 6 from the rectangle too lost on the dev set).
@@ -258,7 +268,7 @@ package struct SubjectSegmenter: Sendable {
         let features = SubjectSegmenter.features(of: image)
         let seed = try initialLabels(image, inBand: inBand)
         func rounds(from labels: [UInt8], atMost iterations: Int = iterations) throws -> [UInt8] {
-            try self.rounds(features, from: labels, inBand: inBand, graph: graph, atMost: iterations, settlingWithin: 0,
+            try self.rounds(features, from: labels, inBand: inBand, graph: graph, atMost: iterations, settlingWithin: settling,
                             trimmingSubject: true, learningHolesBelow: 0, shadow: nil)
         }
         func carvedFromCentre() throws -> [UInt8]? {
