@@ -75,6 +75,24 @@ import TestSupport
         #expect(ranker.best(of: []) == nil)
     }
 
+    /// The weights fit the inputs the score builds (the features, then one per start), and
+    /// the hidden layer is used: a score differs from the linear term alone.
+    @Test func weightsMatchTheScoresInputs() {
+        let inputs = SegmentationRanker.featureNames.count + SegmentationRanker.startNames.count
+        #expect(SegmentationRanker.linearWeights.count == inputs)
+        #expect(!SegmentationRanker.hiddenWeights.isEmpty)
+        #expect(SegmentationRanker.hiddenWeights.allSatisfy { $0.count == inputs })
+        #expect(SegmentationRanker.hiddenBiases.count == SegmentationRanker.hiddenWeights.count)
+        #expect(SegmentationRanker.outputWeights.count == SegmentationRanker.hiddenWeights.count)
+
+        let (image, truth, guess, inBand) = scene()
+        let ranker = SegmentationRanker(image: image, guess: guess, inBand: inBand)
+        let candidate = SegmentationRanker.Candidate(.frame, truth, width: image.width, height: image.height, guess: guess)
+        let linear = zip(ranker.features(candidate) + [1, 0, 0, 0], SegmentationRanker.linearWeights)
+            .reduce(SegmentationRanker.bias) { $0 + $1.0 * $1.1 }
+        #expect(abs(ranker.score(candidate) - linear) > 1e-3)
+    }
+
     /// Every candidate of a photo comes with its features and its IoU with the truth, and
     /// the search's rounds find the disc.
     @Test func rankingSamplesScoreEveryCandidateAgainstTheTruth() throws {

@@ -7,12 +7,13 @@ import Foundation
 ///
 /// Ranking figure-ground candidates by a regression on such mid-level features follows
 /// J. Carreira and C. Sminchisescu ("CPMC: Automatic Object Segmentation Using Constrained
-/// Parametric Min-Cuts", PAMI 2012). The score is linear, with weights fitted as a pairwise
-/// logistic ranker (each pair of one photo's candidates whose IoU with the truth differs
-/// by more than 0.05 is a sample; C. Burges et al., "Learning to Rank using Gradient
-/// Descent", ICML 2005) by Scripts/train-segmentation-ranker on validation-style
-/// composites the subject prior never saw (`SegmentationRankerWeights.swift`). Only
-/// differences between one photo's candidates matter, so per-photo constants are not
+/// Parametric Min-Cuts", PAMI 2012). The score is a linear term plus one small hidden layer
+/// (16 tanh units) over the features and a one-hot of how the candidate was found, fitted
+/// as a pairwise ranker (RankNet: C. Burges et al., "Learning to Rank using Gradient
+/// Descent", ICML 2005; each pair of one photo's candidates whose IoU with the truth
+/// differs by more than 0.05 is a sample) by Scripts/train-segmentation-ranker on
+/// validation-style composites the subject prior never saw (`SegmentationRankerWeights.swift`).
+/// Only differences between one photo's candidates matter, so per-photo constants are not
 /// features.
 package struct SegmentationRanker {
     /// How a candidate was found (see `SubjectSegmenter`).
@@ -27,7 +28,7 @@ package struct SegmentationRanker {
         case guess
 
         /// Its name in the training samples.
-        var name: String { ["frame", "rectangle", "guessRounds", "guess"][rawValue] }
+        var name: String { SegmentationRanker.startNames[rawValue] }
     }
 
     /// One candidate result at the search's size, with its agreement with the prior's guess
@@ -53,6 +54,9 @@ package struct SegmentationRanker {
     package static let featureNames = ["agreement", "labelAgreement", "area", "frameShare", "priorInside",
                                        "priorCaptured", "edgeContrast", "regions", "largestShare", "outlineLength",
                                        "colourOverlap", "colourDistance", "centroidOffset", "sidesTouched"]
+
+    /// The `Start`s' names, in their order (the score's last inputs, one-hot).
+    static let startNames = ["frame", "rectangle", "guessRounds", "guess"]
 
     /// Colour histogram bins per channel (of 256 levels).
     private static let binsPerChannel = 8
@@ -157,8 +161,14 @@ package struct SegmentationRanker {
 
     /// The candidate's score: higher is more likely the subject.
     func score(_ candidate: Candidate) -> Float {
-        zip(features(candidate), SegmentationRanker.featureWeights)
-            .reduce(SegmentationRanker.startWeights[candidate.start.rawValue]) { $0 + $1.0 * $1.1 }
+        let inputs = features(candidate) + SegmentationRanker.startNames.indices.map { $0 == candidate.start.rawValue ? 1 : 0 }
+        func dot(_ weights: [Float]) -> Float { zip(weights, inputs).reduce(0) { $0 + $1.0 * $1.1 } }
+        var score = SegmentationRanker.bias + dot(SegmentationRanker.linearWeights)
+        for unit in SegmentationRanker.hiddenWeights.indices {
+            score += SegmentationRanker.outputWeights[unit]
+                * tanh(SegmentationRanker.hiddenBiases[unit] + dot(SegmentationRanker.hiddenWeights[unit]))
+        }
+        return score
     }
 
     /// The best-scoring candidate (the first of equals).
