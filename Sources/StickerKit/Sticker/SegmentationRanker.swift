@@ -92,16 +92,26 @@ package struct SegmentationRanker {
             count += 1
         }
         meanContrast = sum / Float(max(1, count))
-        let bins = SegmentationRanker.binsPerChannel
-        colourBins = image.colors.map { colour in
-            let bin = pointwiseMin(pointwiseMax(SIMD3<Int32>(colour / Float(256 / bins), rounding: .down), .zero),
-                                   SIMD3(repeating: Int32(bins - 1)))
-            return (bin.x * Int32(bins) + bin.y) * Int32(bins) + bin.z
-        }
+        // One flat pass for the bins, the histogram and the colour sum (a `map` over SIMD
+        // conversions cost more than the rest of the ranking together).
+        let bins = SegmentationRanker.binsPerChannel, binWidth = Float(256 / bins), lastBin = Float(bins - 1)
         var histogram = [Float](repeating: 0, count: bins * bins * bins)
-        for bin in colourBins { histogram[Int(bin)] += 1 }
+        var colourSum = SIMD3<Float>()
+        colourBins = [Int32](unsafeUninitializedCapacity: image.colors.count) { colourBins, initialized in
+            image.colors.withUnsafeBufferPointer { colors in
+                // Clamped, then truncated: the floor of the bin, within 0...bins - 1.
+                func bin(_ value: Float) -> Int { Int(min(max(value / binWidth, 0), lastBin)) }
+                for (index, colour) in colors.enumerated() {
+                    let bin = (bin(colour.x) * bins + bin(colour.y)) * bins + bin(colour.z)
+                    colourBins[index] = Int32(bin)
+                    histogram[bin] += 1
+                    colourSum += colour
+                }
+            }
+            initialized = image.colors.count
+        }
         pictureHistogram = histogram
-        pictureColourSum = image.colors.reduce(.zero, +)
+        pictureColourSum = colourSum
     }
 
     /// The candidate's features, in `featureNames`' order: the silhouette's and the
