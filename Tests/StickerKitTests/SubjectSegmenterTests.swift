@@ -148,7 +148,7 @@ import TestSupport
         let (image, disc, glint, redPatch) = discAndGlint(
             backdrop: { x, _ in x < 120 ? [40, 100, 50] : [190, 170, 120] }, disc: (x: 120, y: 90, radius: 40),
             glint: (x: 190, y: 20), patch: { x, y in x < 30 && y >= 150 }, seed: 5)
-        let seededOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0), image)
+        let seededOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0, ranksSettledResult: false), image)
         #expect(seededOnly.isSuperset(of: glint) && seededOnly.intersection(disc).isEmpty,
                 "seeding alone: \(seededOnly.intersection(glint).count) glint and \(seededOnly.intersection(disc).count) disc pixels")
         let chosen = try subjectPixels(SubjectSegmenter(), image)
@@ -168,7 +168,7 @@ import TestSupport
         let (image, disc, glint, _) = discAndGlint(
             backdrop: { _, y in y < 90 ? [70, 110, 170] : [120, 150, 90] }, disc: (x: 215, y: 95, radius: 50),
             glint: (x: 36, y: 24), seed: 7)
-        let seededOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0), image)
+        let seededOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0, ranksSettledResult: false), image)
         #expect(seededOnly.isSuperset(of: glint) && seededOnly.intersection(disc).isEmpty,
                 "seeding alone: \(seededOnly.intersection(glint).count) glint and \(seededOnly.intersection(disc).count) disc pixels")
         let chosen = try subjectPixels(SubjectSegmenter(), image)
@@ -206,7 +206,7 @@ import TestSupport
             }
         }
         let image = WorkingImage(width: width, height: height, colors: colors)
-        let rectangleOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0), image)
+        let rectangleOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0, ranksSettledResult: false), image)
         #expect(rectangleOnly.intersection(square).count * 10 >= square.count * 9 && rectangleOnly.intersection(disc).isEmpty,
                 "rectangle alone: \(rectangleOnly.intersection(square).count) square and \(rectangleOnly.intersection(disc).count) disc pixels")
         let chosen = try subjectPixels(SubjectSegmenter(), image)

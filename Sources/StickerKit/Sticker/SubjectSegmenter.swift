@@ -137,8 +137,9 @@ package struct SubjectSegmenter: Sendable {
     var refinementHoleShare: Double = 0.08
 
     /// A result the subject prior agrees with this well (soft IoU of its silhouette) ends
-    /// the search for more: a seeded result (else the rectangle's) is kept as it is,
-    /// without trying the rectangle or ranking, and a rectangle's result this good keeps
+    /// the search for more: a seeded result (else the rectangle's) is only ranked against
+    /// the guess itself (`ranksSettledResult`), without trying the rectangle, and a
+    /// rectangle's result this good keeps
     /// the rounds from the prior's guess from starting (over the validation sets,
     /// starting from the guess only below 0.5 scored 0.874 mIoU, 0.875 here; arbitrating
     /// settled seeded results too gained 0.0006 and cost the rectangle's rounds on 60% of
@@ -147,6 +148,12 @@ package struct SubjectSegmenter: Sendable {
     /// and 0.85 scored 0.8949, 0.8962, 0.8970 and 0.8965 mIoU (0.8 against the results
     /// themselves: 0.8940; 0.7, version 20: 0.8931).
     var settledAgreement: Float = 0.8
+
+    /// Whether a result that settles the prior's doubt is still ranked against the guess
+    /// itself, which costs no rounds (since version 32: seeds 1-4 / 5-12 up by 0.0005 /
+    /// 0.0013 over the shipped and two perturbed copies, no case down by more than 0.004).
+    /// Off, it is kept as it is, which shows what one start alone finds.
+    var ranksSettledResult = true
 
     /// When neither the frame's seed nor the rectangle gives a subject, a learned guess
     /// this sure of one somewhere (its highest probability) is trusted: the rounds start
@@ -253,7 +260,8 @@ package struct SubjectSegmenter: Sendable {
     /// GrabCut's rounds on one image from the frame's seed and, while the subject prior
     /// doubts every result so far (`settledAgreement`), from the central rectangle and
     /// then from the prior's own guess; the `SegmentationRanker` picks among the results
-    /// and the guess itself. Returns the pick with the prior, which is nil when no result
+    /// and the guess itself (only between the two when the first settles the prior's
+    /// doubt). Returns the pick with the prior, which is nil when no result
     /// was a subject to judge. With `collecting`, every candidate is made and handed to it,
     /// the prior's agreement notwithstanding (the ranker's training samples).
     private func grabCut(_ image: WorkingImage,
@@ -306,12 +314,14 @@ package struct SubjectSegmenter: Sendable {
         var candidates = [candidate(hasSeeded ? .frame : .rectangle, first)]
         // While the prior doubts every result so far, one more start (all, when collecting).
         func doubted() -> Bool { collecting != nil || candidates.allSatisfy { $0.agreement < settledAgreement } }
-        guard doubted() else { return (first, prior) }
-        if hasSeeded, let carved = try carvedFromCentre(), ForegroundMask.holdsSubject(carved) {
-            candidates.append(candidate(.rectangle, carved))
-        }
-        if doubted(), guessIsLarge, case let fromGuess = try roundsFromGuess(), ForegroundMask.holdsSubject(fromGuess) {
-            candidates.append(candidate(.guessRounds, fromGuess))
+        guard doubted() || ranksSettledResult else { return (first, prior) }
+        if doubted() {
+            if hasSeeded, let carved = try carvedFromCentre(), ForegroundMask.holdsSubject(carved) {
+                candidates.append(candidate(.rectangle, carved))
+            }
+            if doubted(), guessIsLarge, case let fromGuess = try roundsFromGuess(), ForegroundMask.holdsSubject(fromGuess) {
+                candidates.append(candidate(.guessRounds, fromGuess))
+            }
         }
         candidates.append(candidate(.guess, guessed))
         let ranker = SegmentationRanker(image: image, guess: guess, inBand: inBand)
