@@ -139,11 +139,10 @@ package struct SubjectSegmenter: Sendable {
     /// A result the subject prior agrees with this well (soft IoU of its silhouette) ends
     /// the search for more: a seeded result (else the rectangle's) is only ranked against
     /// the guess itself (`ranksSettledResult`), without trying the rectangle, and a
-    /// rectangle's result this good keeps
-    /// the rounds from the prior's guess from starting (over the validation sets,
-    /// starting from the guess only below 0.5 scored 0.874 mIoU, 0.875 here; arbitrating
-    /// settled seeded results too gained 0.0006 and cost the rectangle's rounds on 60% of
-    /// the photos).
+    /// rectangle's result this good keeps the rounds from the prior's guess from starting
+    /// (over the validation sets, starting from the guess only below 0.5 scored 0.874
+    /// mIoU, 0.875 here; trying the rectangle on settled seeded results too gained 0.0006
+    /// and cost its rounds on 60% of the photos).
     /// Silhouettes agree more than the results themselves; against them, 0.7, 0.75, 0.8
     /// and 0.85 scored 0.8949, 0.8962, 0.8970 and 0.8965 mIoU (0.8 against the results
     /// themselves: 0.8940; 0.7, version 20: 0.8931).
