@@ -314,13 +314,11 @@ package struct SubjectSegmenter: Sendable {
         // While the prior doubts every result so far, one more start (all, when collecting).
         func doubted() -> Bool { collecting != nil || candidates.allSatisfy { $0.agreement < settledAgreement } }
         guard doubted() || ranksSettledResult else { return (first, prior) }
-        if doubted() {
-            if hasSeeded, let carved = try carvedFromCentre(), ForegroundMask.holdsSubject(carved) {
-                candidates.append(candidate(.rectangle, carved))
-            }
-            if doubted(), guessIsLarge, case let fromGuess = try roundsFromGuess(), ForegroundMask.holdsSubject(fromGuess) {
-                candidates.append(candidate(.guessRounds, fromGuess))
-            }
+        if doubted(), hasSeeded, let carved = try carvedFromCentre(), ForegroundMask.holdsSubject(carved) {
+            candidates.append(candidate(.rectangle, carved))
+        }
+        if doubted(), guessIsLarge, case let fromGuess = try roundsFromGuess(), ForegroundMask.holdsSubject(fromGuess) {
+            candidates.append(candidate(.guessRounds, fromGuess))
         }
         candidates.append(candidate(.guess, guessed))
         let ranker = SegmentationRanker(image: image, guess: guess, inBand: inBand)
