@@ -105,4 +105,32 @@ import Testing
         }
         #expect(right.count * 100 >= awayFromSeam.count * 99)
     }
+
+    /// Local weights: tan on the left half and black on the right, one tan pixel in the
+    /// black. Where no tan background is near, tan costs more than under the global
+    /// weights (by about the log of how much rarer it is there: 0.5 against ~0.02); where
+    /// it is all around, less; and where the prior sees no background at all, each
+    /// component keeps its global weight.
+    @Test func localWeightsFollowTheBackgroundNearby() {
+        let width = 96, height = 48
+        let tan = SIMD4<Float>(180, 140, 90, 0), black = SIMD4<Float>(30, 30, 30, 0)
+        var generator = SplitMix64(seed: 9)
+        var features = (0..<(width * height)).map { index -> SIMD4<Float> in
+            let noise = Float(generator.nextUnit() - 0.5) * 6
+            return (index % width < width / 2 ? tan : black) + SIMD4(noise, noise, noise, 0)
+        }
+        let lonely = 24 * width + 80, among = 24 * width + 10
+        features[lonely] = tan
+        let model = features.withUnsafeBufferPointer {
+            FeatureMixtureModel(features: $0, samples: (0..<Int32(features.count)).map { $0 }, count: 2)
+        }
+        let everywhere = LocalComponentWeights(width: width, height: height) { _ in 1 }
+        let nowhere = LocalComponentWeights(width: width, height: height) { _ in 0 }
+        let (global, local, unweighted) = features.withUnsafeBufferPointer {
+            (model.costs($0), model.costs($0, weightedBy: everywhere), model.costs($0, weightedBy: nowhere))
+        }
+        #expect(local[lonely] - global[lonely] > 2.5)
+        #expect(local[among] < global[among] - 0.3)
+        for index in features.indices { #expect(abs(unweighted[index] - global[index]) < 1e-3) }
+    }
 }

@@ -17,6 +17,8 @@ struct FeatureMixtureModel: Sendable {
         var inverse: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
         /// log(weight) - log(sqrt((2 pi)^4 det)).
         var logNormalizer: Float
+        /// The share of the fitted samples the component took.
+        var weight: Float
     }
 
     /// How the background may be seen in shadow (see `costs(_:allowingShadow:)`).
@@ -108,10 +110,22 @@ struct FeatureMixtureModel: Sendable {
     /// brightened by the factor s in [1, `shadow.deepest`] that brings it closest to the
     /// component (in its Mahalanobis distance, which is quadratic in s, so s has a closed
     /// form); the texture feature is left as it is.
-    func costs(_ features: UnsafeBufferPointer<SIMD4<Float>>, allowingShadow shadow: Shadow? = nil) -> [Float] {
-        guard let shadow else { return costs(features, density: LitDensity()) }
+    ///
+    /// With `local`, the features are a picture's pixels in row-major order, and each
+    /// component's weight near a pixel is its local one (`LocalComponentWeights`).
+    func costs(_ features: UnsafeBufferPointer<SIMD4<Float>>, allowingShadow shadow: Shadow? = nil,
+               weightedBy local: LocalComponentWeights? = nil) -> [Float] {
+        guard let shadow else { return costs(features, density: LitDensity(), local: local) }
         return costs(features, density: ShadowedDensity(deepest: SIMD8(repeating: shadow.deepest),
-                                                        penalty: SIMD8(repeating: shadow.penalty)))
+                                                        penalty: SIMD8(repeating: shadow.penalty)), local: local)
+    }
+
+    /// The costs with `local`'s weights when given (and there are components to weigh
+    /// against each other), else with the global ones.
+    private func costs<Density: ComponentDensity>(_ features: UnsafeBufferPointer<SIMD4<Float>>, density: Density,
+                                                  local: LocalComponentWeights?) -> [Float] {
+        guard let local, components.count > 1 else { return costs(features, density: density) }
+        return locallyWeightedCosts(features, density: density, local: local)
     }
 
     /// The mixture's costs with each component's log-density given by `density` (a
@@ -125,28 +139,100 @@ struct FeatureMixtureModel: Sendable {
             withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: parameters.count) { densities in
                 for start in stride(from: 0, to: features.count, by: 8) {
                     let eight = ColorLanes(features, from: start)
-                    var best = SIMD8<Float>(repeating: -.infinity)
-                    for k in parameters.indices {
-                        densities[k] = density.of(eight, parameters[k])
-                        best = best.replacing(with: densities[k], where: densities[k] .> best)
-                    }
-                    var sum = SIMD8<Float>()   // of exp(density - best): 1 for the best
-                    for k in parameters.indices {
-                        let x = densities[k] - best
-                        let near = x .> -12
-                        sum += VectorMath.exp(x.replacing(with: -12, where: .!near)).replacing(with: 0, where: .!near)
-                    }
-                    let others = sum - 1   // log(1 + t) is t to within t^2 / 2 for small t
-                    let cost = -(best + VectorMath.log(sum).replacing(with: others, where: others .< 1e-3))
-                    if start + 8 <= features.count {
-                        UnsafeMutableRawPointer(costs.baseAddress! + start).storeBytes(of: cost, as: SIMD8<Float>.self)
-                    } else {
-                        for lane in 0..<(features.count - start) { costs[start + lane] = cost[lane] }
+                    for k in parameters.indices { densities[k] = density.of(eight, parameters[k]) }
+                    FeatureMixtureModel.store(FeatureMixtureModel.negativeLogSum(UnsafeBufferPointer(densities)),
+                                              into: costs, at: start)
+                }
+            }
+        }
+        return costs
+    }
+
+    /// The mixture's costs with spatially varying weights: which component explains each
+    /// of `local`'s samples best gives every cell its components' local weights, and each
+    /// pixel's log-densities get its cell's log-weight offsets before they are summed.
+    private func locallyWeightedCosts<Density: ComponentDensity>(_ features: UnsafeBufferPointer<SIMD4<Float>>,
+                                                                 density: Density, local: LocalComponentWeights) -> [Float] {
+        precondition(features.count == local.width * local.height)
+        let parameters = components.map(ComponentLanes.init)
+        let count = parameters.count
+        var nearest = [UInt8](repeating: 0, count: local.samples.count)
+        local.samples.withUnsafeBufferPointer { samples in
+            for start in stride(from: 0, to: samples.count, by: 8) {
+                let eight = ColorLanes(features, samples: samples, from: start)
+                var best = SIMD8<Float>(repeating: -.infinity), bestIndex = SIMD8<Float>()
+                for k in 0..<count {
+                    let d = density.of(eight, parameters[k])
+                    bestIndex = bestIndex.replacing(with: Float(k), where: d .> best)
+                    best = best.replacing(with: d, where: d .> best)
+                }
+                for lane in 0..<min(8, samples.count - start) { nearest[start + lane] = UInt8(bestIndex[lane]) }
+            }
+        }
+        let offsets = local.logWeightOffsets(nearest: nearest, globalWeights: components.map(\.weight))
+        var costs = [Float](repeating: 0, count: features.count)
+        costs.withUnsafeMutableBufferPointer { costs in
+            offsets.withUnsafeBufferPointer { offsets in
+                withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: count) { densities in
+                    var x = 0, y = 0   // the block's first pixel
+                    for start in stride(from: 0, to: features.count, by: 8) {
+                        let eight = ColorLanes(features, from: start)
+                        if x + 7 < local.width, local.columnCells[x] == local.columnCells[x + 7] {
+                            // Eight pixels in one cell (most blocks): one offset per component.
+                            let cell = local.cell(x: x, y: y) * count
+                            for k in 0..<count {
+                                densities[k] = density.of(eight, parameters[k]) + SIMD8(repeating: offsets[cell + k])
+                            }
+                            x += 8
+                        } else {
+                            // Each lane's cell; lanes past the last pixel repeat its cell.
+                            var cells = SIMD8<Int32>()
+                            for lane in 0..<8 {
+                                cells[lane] = Int32(local.cell(x: x, y: y))
+                                if start + lane + 1 < features.count { x += 1 }
+                                if x == local.width { (x, y) = (0, y + 1) }
+                            }
+                            for k in 0..<count {
+                                var offset = SIMD8<Float>()
+                                for lane in 0..<8 { offset[lane] = offsets[Int(cells[lane]) * count + k] }
+                                densities[k] = density.of(eight, parameters[k]) + offset
+                            }
+                        }
+                        if x == local.width { (x, y) = (0, y + 1) }
+                        FeatureMixtureModel.store(FeatureMixtureModel.negativeLogSum(UnsafeBufferPointer(densities)),
+                                                  into: costs, at: start)
                     }
                 }
             }
         }
         return costs
+    }
+
+    /// -log of the sum over components of exp(`densities`), eight pixels at a time, with
+    /// `VectorMath`'s exp and log. Components more than 12 log units below the best add
+    /// under 1e-5 to the sum and are left out.
+    @inline(__always)
+    private static func negativeLogSum(_ densities: UnsafeBufferPointer<SIMD8<Float>>) -> SIMD8<Float> {
+        var best = SIMD8<Float>(repeating: -.infinity)
+        for d in densities { best = best.replacing(with: d, where: d .> best) }
+        var sum = SIMD8<Float>()   // of exp(density - best): 1 for the best
+        for d in densities {
+            let x = d - best
+            let near = x .> -12
+            sum += VectorMath.exp(x.replacing(with: -12, where: .!near)).replacing(with: 0, where: .!near)
+        }
+        let others = sum - 1   // log(1 + t) is t to within t^2 / 2 for small t
+        return -(best + VectorMath.log(sum).replacing(with: others, where: others .< 1e-3))
+    }
+
+    /// Stores eight costs from `start` on, as many as `costs` holds.
+    @inline(__always)
+    private static func store(_ cost: SIMD8<Float>, into costs: UnsafeMutableBufferPointer<Float>, at start: Int) {
+        if start + 8 <= costs.count {
+            UnsafeMutableRawPointer(costs.baseAddress! + start).storeBytes(of: cost, as: SIMD8<Float>.self)
+        } else {
+            for lane in 0..<(costs.count - start) { costs[start + lane] = cost[lane] }
+        }
     }
 
     /// How a component's log-density of eight pixels is computed.
@@ -260,7 +346,8 @@ struct FeatureMixtureModel: Sendable {
         let logDeterminant = 2 * (0..<4).reduce(0) { $0 + log(l[$1][$1]) }
         let logNormalizer = log(weight) - 0.5 * (4 * log(2 * Double.pi) + logDeterminant)
         return Component(mean: SIMD4<Float>(Float(mean.x), Float(mean.y), Float(mean.z), Float(mean.w)),
-                         inverse: (row(0), row(1), row(2), row(3)), logNormalizer: Float(logNormalizer))
+                         inverse: (row(0), row(1), row(2), row(3)), logNormalizer: Float(logNormalizer),
+                         weight: Float(weight))
     }
 
     /// Every k-th of `samples`, k = count / `limit` (at least 1): all of them up to twice

@@ -47,21 +47,25 @@ struct SubjectPrior: Sendable {
 
     /// The probability at each pixel of a `width` x `height` grid (bilinear).
     func probabilities(width: Int, height: Int) -> [Float] {
-        let side = SubjectPrior.outputSide
         var result = [Float](repeating: 0, count: width * height)
         for y in 0..<height {
-            let v = min(max((Float(y) + 0.5) * Float(side) / Float(height) - 0.5, 0), Float(side - 1))
-            let y0 = min(Int(v), side - 2), fy = v - Float(y0)
-            for x in 0..<width {
-                let u = min(max((Float(x) + 0.5) * Float(side) / Float(width) - 0.5, 0), Float(side - 1))
-                let x0 = min(Int(u), side - 2), fx = u - Float(x0)
-                let top = logits[y0 * side + x0] * (1 - fx) + logits[y0 * side + x0 + 1] * fx
-                let bottom = logits[(y0 + 1) * side + x0] * (1 - fx) + logits[(y0 + 1) * side + x0 + 1] * fx
-                let logit = top * (1 - fy) + bottom * fy
-                result[y * width + x] = 1 / (1 + exp(-logit))
-            }
+            for x in 0..<width { result[y * width + x] = probability(x: x, y: y, width: width, height: height) }
         }
         return result
+    }
+
+    /// The probability at pixel (`x`, `y`) of a `width` x `height` grid (bilinear in the logits).
+    @inline(__always)
+    func probability(x: Int, y: Int, width: Int, height: Int) -> Float {
+        let side = SubjectPrior.outputSide
+        let v = min(max((Float(y) + 0.5) * Float(side) / Float(height) - 0.5, 0), Float(side - 1))
+        let y0 = min(Int(v), side - 2), fy = v - Float(y0)
+        let u = min(max((Float(x) + 0.5) * Float(side) / Float(width) - 0.5, 0), Float(side - 1))
+        let x0 = min(Int(u), side - 2), fx = u - Float(x0)
+        let top = logits[y0 * side + x0] * (1 - fx) + logits[y0 * side + x0 + 1] * fx
+        let bottom = logits[(y0 + 1) * side + x0] * (1 - fx) + logits[(y0 + 1) * side + x0 + 1] * fx
+        let logit = top * (1 - fy) + bottom * fy
+        return 1 / (1 + exp(-logit))
     }
 
     /// Soft IoU of 0/1 `labels` with `probabilities` of the same grid.

@@ -28,7 +28,10 @@ import Foundation
 /// may also explain a pixel as background in shadow (`refinementShadow`), so a soft
 /// drop shadow hugging the subject is cut away, and the subject's model also learns the
 /// colours of the small holes the subject encloses (`refinementHoleShare`), so dark
-/// parts the search lost to the backdrop's shadows come back. They refine the subjects the
+/// parts the search lost to the backdrop's shadows come back; and the background's model
+/// weighs its components near each pixel by their share of the background around it, as
+/// the subject prior places it (`LocalComponentWeights`), so a subject colour the
+/// background shows only elsewhere is not explained by it. They refine the subjects the
 /// rounds found and add none: a region they label subject that touches none of theirs
 /// (a strip of the subject's colour along the frame) goes back to background. Refining
 /// at 480 pixels instead of the 400 the subject is found at gave the validation sets
@@ -192,19 +195,27 @@ package struct SubjectSegmenter: Sendable {
         // Each refinement pixel takes the label of the coarse pixel its centre falls in
         // (a coarse pixel covers two working pixels; `halved` drops an odd last one).
         let toCoarse = SIMD2(Double(working.width) / Double(2 * image.width), Double(working.height) / Double(2 * image.height))
+        func coarseRow(_ y: Int) -> Int { min(Int((Double(y) + 0.5) * toCoarse.y), coarse.height - 1) }
+        func coarseColumn(_ x: Int) -> Int { min(Int((Double(x) + 0.5) * toCoarse.x), coarse.width - 1) }
         var labels = [UInt8](repeating: 0, count: image.width * image.height)
         for y in 0..<image.height {
-            let cy = min(Int((Double(y) + 0.5) * toCoarse.y), coarse.height - 1)
-            for x in 0..<image.width {
-                let cx = min(Int((Double(x) + 0.5) * toCoarse.x), coarse.width - 1)
-                labels[y * image.width + x] = coarseLabels[cy * coarse.width + cx]
+            let row = coarseRow(y) * coarse.width
+            for x in 0..<image.width { labels[y * image.width + x] = coarseLabels[row + coarseColumn(x)] }
+        }
+        // The local weights count a pixel as background as far as the prior's guess at the
+        // coarse level does not call it subject.
+        let local = prior.map { prior in
+            LocalComponentWeights(width: image.width, height: image.height) { index in
+                1 - prior.probability(x: coarseColumn(index % image.width), y: coarseRow(index / image.width),
+                                      width: coarse.width, height: coarse.height)
             }
         }
         try Task.checkCancellation()
         let graph = GridMaxFlow(ContrastEdges(image, weight: fineSmoothness * SubjectSegmenter.unit))
         let refined = try rounds(SubjectSegmenter.features(of: image), from: labels, inBand: frameBand(image), graph: graph,
                                  atMost: fineIterations, settlingWithin: fineSettling, trimmingSubject: false,
-                                 learningHolesBelow: refinementHoleShare, shadow: refinementShadow)
+                                 learningHolesBelow: refinementHoleShare, shadow: refinementShadow,
+                                 backgroundWeightedBy: local)
         let kept = ForegroundMask(width: image.width, height: image.height, values: refined).keepingRegions(overlapping: labels)
         return droppingUnlikelyFrameRegions(kept, prior)
     }
@@ -330,13 +341,13 @@ package struct SubjectSegmenter: Sendable {
     /// x the subject's area of the labels (0: none), or `iterations` rounds have run.
     private func rounds(_ features: [SIMD4<Float>], from labels: [UInt8], inBand: [Bool], graph: GridMaxFlow,
                         atMost iterations: Int, settlingWithin tolerance: Float, trimmingSubject: Bool,
-                        learningHolesBelow holeShare: Double,
-                        shadow: FeatureMixtureModel.Shadow?) throws -> [UInt8] {
+                        learningHolesBelow holeShare: Double, shadow: FeatureMixtureModel.Shadow?,
+                        backgroundWeightedBy local: LocalComponentWeights? = nil) throws -> [UInt8] {
         var labels = labels
         for _ in 0..<iterations {
             try Task.checkCancellation()
             let next = cut(features, labels: labels, inBand: inBand, graph: graph, trimmingSubject: trimmingSubject,
-                           learningHolesBelow: holeShare, shadow: shadow)
+                           learningHolesBelow: holeShare, shadow: shadow, backgroundWeightedBy: local)
             let changed = zip(labels, next).reduce(0) { $0 + ($1.0 != $1.1 ? 1 : 0) }
             labels = next
             if Float(changed) <= tolerance * Float(ForegroundMask.area(of: next)) { break }
@@ -386,10 +397,11 @@ package struct SubjectSegmenter: Sendable {
     /// under a quarter of the subject, all of it is used. With a `holeShare` above 0, the
     /// subject's model also learns the enclosed background regions smaller than that share
     /// of the subject's area (see `refinementHoleShare`). With `shadow`, the background's
-    /// model may explain a pixel as background in shadow.
+    /// model may explain a pixel as background in shadow; with `local`, it weighs its
+    /// components by their shares near each pixel.
     func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], graph: GridMaxFlow,
              trimmingSubject: Bool, learningHolesBelow holeShare: Double = 0,
-             shadow: FeatureMixtureModel.Shadow? = nil) -> [UInt8] {
+             shadow: FeatureMixtureModel.Shadow? = nil, backgroundWeightedBy local: LocalComponentWeights? = nil) -> [UInt8] {
         let area = ForegroundMask.area(of: labels)
         guard area > 0, area < labels.count else { return labels }
         let backgroundSamples = SubjectSegmenter.indices(of: labels, count: labels.count - area) { $0 != 1 }
@@ -403,7 +415,7 @@ package struct SubjectSegmenter: Sendable {
         var subjectSamples = SubjectSegmenter.indices(of: learnt, count: learntArea) { $0 == 1 }
         let preferences = features.withUnsafeBufferPointer { features in
             let background = FeatureMixtureModel(features: features, samples: backgroundSamples, count: components)
-            let backgroundCosts = background.costs(features, allowingShadow: shadow)
+            let backgroundCosts = background.costs(features, allowingShadow: shadow, weightedBy: local)
             if trimmingSubject {
                 let threshold = OrderStatistic.kthSmallest(backgroundSamples.map { backgroundCosts[Int($0)] },
                                                            Int(Float(backgroundSamples.count) * subjectTrim))
