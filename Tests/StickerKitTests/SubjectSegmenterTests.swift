@@ -169,7 +169,8 @@ import TestSupport
             backdrop: { _, y in y < 90 ? [70, 110, 170] : [120, 150, 90] }, disc: (x: 215, y: 95, radius: 50),
             glint: (x: 36, y: 24), seed: 7)
         let seededOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0, ranksSettledResult: false), image)
-        #expect(seededOnly.isSuperset(of: glint), "seeding alone: \(seededOnly.intersection(glint).count) glint pixels")
+        #expect(seededOnly.isSuperset(of: glint) && seededOnly.intersection(disc).isEmpty,
+                "seeding alone: \(seededOnly.intersection(glint).count) glint and \(seededOnly.intersection(disc).count) disc pixels")
         let chosen = try subjectPixels(SubjectSegmenter(), image)
         let found = chosen.intersection(disc).count, stray = chosen.subtracting(disc).count
         #expect(found * 100 >= disc.count * 98, "disc pixels found: \(found) of \(disc.count)")

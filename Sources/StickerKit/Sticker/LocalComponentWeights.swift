@@ -32,8 +32,10 @@ struct LocalComponentWeights: Sendable {
     /// Each pixel column's cell column, and each pixel row's first cell (its cell row x `columns`).
     let columnCells: [Int32]
     let rowCells: [Int32]
-    /// The pixels the shares are counted over, and their weights as background samples.
+    /// The pixels the shares are counted over, their cells, and their weights as
+    /// background samples.
     let samples: [Int32]
+    let sampleCells: [Int32]
     let sampleBackgroundness: [Float]
     /// Samples per cell.
     private let samplesPerCell: Float
@@ -47,12 +49,15 @@ struct LocalComponentWeights: Sendable {
         let columns = (width + cell - 1) / cell
         self.columns = columns
         rows = (height + cell - 1) / cell
-        columnCells = (0..<width).map { Int32($0 / cell) }
-        rowCells = (0..<height).map { Int32($0 / cell * columns) }
+        let columnCells = (0..<width).map { Int32($0 / cell) }, rowCells = (0..<height).map { Int32($0 / cell * columns) }
+        self.columnCells = columnCells
+        self.rowCells = rowCells
         let step = max(1, cell / 4)
-        samples = stride(from: step / 2, to: height, by: step).flatMap { y in
-            stride(from: step / 2, to: width, by: step).map { Int32(y * width + $0) }
+        let points = stride(from: step / 2, to: height, by: step).flatMap { y in
+            stride(from: step / 2, to: width, by: step).map { (x: $0, y: y) }
         }
+        samples = points.map { Int32($0.y * width + $0.x) }
+        sampleCells = points.map { rowCells[$0.y] + columnCells[$0.x] }
         sampleBackgroundness = samples.map { backgroundness(Int($0)) }
         samplesPerCell = Float((cell + step - 1) / step * ((cell + step - 1) / step))
     }
@@ -69,9 +74,8 @@ struct LocalComponentWeights: Sendable {
     func logWeightOffsets(nearest: [UInt8], globalWeights: [Float]) -> [Float] {
         let count = globalWeights.count
         var counts = [Float](repeating: 0, count: columns * rows * count)
-        for (i, sample) in samples.enumerated() {
-            let index = Int(sample), y = index / width
-            counts[cell(x: index - y * width, y: y) * count + Int(nearest[i])] += sampleBackgroundness[i]
+        for i in samples.indices {
+            counts[Int(sampleCells[i]) * count + Int(nearest[i])] += sampleBackgroundness[i]
         }
         let prior = LocalComponentWeights.globalCells * samplesPerCell
         let r = LocalComponentWeights.radius
