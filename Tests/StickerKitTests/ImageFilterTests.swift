@@ -1,4 +1,5 @@
 @testable import StickerKit
+import Foundation
 import Testing
 
 /// The small image filters the sticker edge work is built from, against brute force.
@@ -82,6 +83,38 @@ import Testing
             for x in [0, 10, 17, 22, 30, 35] { #expect(texture[y * width + x] == 0, "flat at x = \(x)") }
             for x in [45, 50, 59] { #expect(texture[y * width + x] > 30, "noise at x = \(x)") }
         }
+    }
+
+    /// The segmenter's CIELAB is the palette's (`LabColor`, libm's powers) without L*'s
+    /// offset, scaled by 255 / 116, to within the vector exp and log's rounding, for every
+    /// grey level and random colours, over a length that leaves a partly filled last vector.
+    /// A shade at half the linear light scales all three coordinates by the cube root of
+    /// a half (the shadowed density relies on it).
+    @Test func workingColoursInCIELABMatchThePalettesConversion() {
+        var generator = SplitMix64(seed: 5)
+        let greys = (0..<256).map { SIMD3<UInt8>(repeating: UInt8($0)) }
+        let random = (0..<1001).map { _ in
+            SIMD3<UInt8>(UInt8(generator.next() % 256), UInt8(generator.next() % 256), UInt8(generator.next() % 256))
+        }
+        let colors = greys + random
+        let image = WorkingImage(width: colors.count, height: 1, colors: colors.map { SIMD3<Float>($0) })
+        let lab = image.inCIELAB()
+        let scale: Float = 255 / 116
+        for (color, converted) in zip(colors, lab.colors) {
+            let expected = LabColor(red: color.x, green: color.y, blue: color.z)
+            let difference = converted - SIMD3(expected.l + 16, expected.a, expected.b) * scale
+            #expect(max(abs(difference.x), abs(difference.y), abs(difference.z)) < 0.01,
+                    "\(color): \(converted) against \(expected)")
+        }
+        func halfTheLight(_ value: Float) -> Float {
+            let linear = powf((value / 255 + 0.055) / 1.055, 2.4) / 2
+            return (1.055 * powf(linear, 1 / 2.4) - 0.055) * 255
+        }
+        let lit = SIMD3<Float>(186, 140, 90), shaded = SIMD3(halfTheLight(lit.x), halfTheLight(lit.y), halfTheLight(lit.z))
+        let shade = WorkingImage(width: 2, height: 1, colors: [lit, shaded]).inCIELAB()
+        let ratio = shade.colors[1] / shade.colors[0]
+        let error = ratio - SIMD3(repeating: cbrtf(0.5))
+        #expect(max(abs(error.x), abs(error.y), abs(error.z)) < 0.001, "\(ratio)")
     }
 
     @Test func gridShrinksToBlockMeansAndReadsBackBilinearly() {

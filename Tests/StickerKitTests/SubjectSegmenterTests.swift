@@ -45,8 +45,9 @@ import TestSupport
     @Test func roundsWithOneLabelRunAtOnceAndKeepTheirLabels() async {
         let (image, labels, _, _) = scene()
         let segmenter = SubjectSegmenter()
-        let features = SubjectSegmenter.features(of: image)
-        let edges = ContrastEdges(image, weight: segmenter.smoothness * SubjectSegmenter.unit)
+        let lab = image.inCIELAB()
+        let features = SubjectSegmenter.features(of: image, lab: lab)
+        let edges = ContrastEdges(lab, weight: segmenter.smoothness * SubjectSegmenter.unit)
         let inBand = [Bool](repeating: false, count: labels.count)
         let uniform: [[UInt8]] = [[UInt8](repeating: 0, count: labels.count), [UInt8](repeating: 1, count: labels.count)]
         let unchanged = await withTaskGroup(of: Bool.self) { group in
@@ -71,10 +72,10 @@ import TestSupport
     @Test(arguments: [false, true])
     func trimmingHandsBackgroundTakenForSubjectBack(trimming: Bool) {
         let (image, labels, patch, disc) = scene()
-        let segmenter = SubjectSegmenter()
-        let next = segmenter.cut(SubjectSegmenter.features(of: image), labels: labels,
+        let segmenter = SubjectSegmenter(), lab = image.inCIELAB()
+        let next = segmenter.cut(SubjectSegmenter.features(of: image, lab: lab), labels: labels,
                                  inBand: [Bool](repeating: false, count: labels.count),
-                                 graph: GridMaxFlow(ContrastEdges(image, weight: segmenter.smoothness * SubjectSegmenter.unit)),
+                                 graph: GridMaxFlow(ContrastEdges(lab, weight: segmenter.smoothness * SubjectSegmenter.unit)),
                                  trimmingSubject: trimming)
         let patchKept = patch.filter { next[$0] == 1 }.count
         let discKept = disc.filter { next[$0] == 1 }.count
@@ -120,10 +121,10 @@ import TestSupport
             }
         }
         let image = WorkingImage(width: width, height: height, colors: colors)
-        let segmenter = SubjectSegmenter()
-        let next = segmenter.cut(SubjectSegmenter.features(of: image), labels: labels,
+        let segmenter = SubjectSegmenter(), lab = image.inCIELAB()
+        let next = segmenter.cut(SubjectSegmenter.features(of: image, lab: lab), labels: labels,
                                  inBand: [Bool](repeating: false, count: labels.count),
-                                 graph: GridMaxFlow(ContrastEdges(image, weight: segmenter.fineSmoothness * SubjectSegmenter.unit)),
+                                 graph: GridMaxFlow(ContrastEdges(lab, weight: segmenter.fineSmoothness * SubjectSegmenter.unit)),
                                  trimmingSubject: false, learningHolesBelow: learning ? segmenter.refinementHoleShare : 0)
         let spotFilled = spot.filter { next[$0] == 1 }.count
         let holeFilled = hole.filter { next[$0] == 1 }.count

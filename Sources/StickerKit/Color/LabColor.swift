@@ -39,12 +39,16 @@ public struct LabColor: Sendable, Hashable {
         return (LabColor.encode(r), LabColor.encode(g), LabColor.encode(bl))
     }
 
-    private static let linearTable: [Float] = (0..<256).map { value in
-        let c = Float(value) / 255
+    private static let linearTable: [Float] = (0..<256).map { linear(Float($0)) }
+
+    /// sRGB's transfer function undone: a channel's value (0-255) as linear light (0-1).
+    static func linear(_ value: Float) -> Float {
+        let c = value / 255
         return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
     }
 
-    private static func f(_ t: Float) -> Float {
+    /// CIELAB's f: the cube root, with its linear piece near black.
+    static func f(_ t: Float) -> Float {
         t > 216.0 / 24389.0 ? cbrtf(t) : (24389.0 / 27.0 * t + 16) / 116
     }
 

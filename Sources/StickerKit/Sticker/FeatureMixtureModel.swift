@@ -1,7 +1,8 @@
 import Foundation
 
-/// A Gaussian mixture with full covariances over a pixel's features: its colour (0-255 per
-/// channel) and its local texture (`LocalTexture`, zero where only colour is modelled).
+/// A Gaussian mixture with full covariances over a pixel's features: its colour (CIELAB
+/// scaled to RGB's 0-255, `WorkingImage.inCIELAB`) and its local texture (`LocalTexture`,
+/// zero where only colour is modelled).
 /// GrabCut's colour model (C. Rother, V. Kolmogorov, A. Blake, "GrabCut: interactive
 /// foreground extraction using iterated graph cuts", SIGGRAPH 2004) with texture as a
 /// fourth dimension, so a component learns which textures go with its colours.
@@ -31,6 +32,10 @@ struct FeatureMixtureModel: Sendable {
         /// The soft shadow a backdrop shows around a subject, as the segmenter's refinement
         /// and the edge matting allow for it (see `SubjectSegmenter.refinementShadow`).
         static let backdrop = Shadow(deepest: 1.6, penalty: 2)
+
+        /// The same shadow as the segmenter sees it, in CIELAB (`WorkingImage.inCIELAB`):
+        /// 1.6 in sRGB is about 1.6^2.2 = 2.8 in linear light, whose cube root is 1.41.
+        static let backdropInCIELAB = Shadow(deepest: 1.41, penalty: 2)
     }
 
     private(set) var components: [Component]

@@ -8,9 +8,11 @@ import Foundation
 /// Then a few rounds alternate re-fitting both mixtures, over colour and local texture
 /// (`FeatureMixtureModel`, `LocalTexture`), and an exact minimum cut (`GridMaxFlow`) of
 /// the energy: per-pixel feature costs plus a contrast-sensitive Potts term on the
-/// 8-connected grid. The seed looks at colour alone: a frame model with texture flags
-/// every smooth region of a textured background (it lost a car against concrete on the
-/// dev set), while the rounds learn from the labels which textures go with which side.
+/// 8-connected grid. Models and contrast see the colours in CIELAB (`inCIELAB`), where
+/// hues RGB puts close together (a tawny lion, an orange sky) are set apart. The seed
+/// looks at colour alone: a frame model with texture flags every smooth region of a
+/// textured background (it lost a car against concrete on the dev set), while the rounds
+/// learn from the labels which textures go with which side.
 /// The frame is a soft prior, not a hard constraint, so a subject cut by the frame keeps
 /// its border pixels. In the rounds the subject's model is a trimmed estimate: subject
 /// pixels as typical of the background as most of the background's own are left out of
@@ -125,7 +127,9 @@ package struct SubjectSegmenter: Sendable {
     /// shadowed water, 0.87 -> 0.84); penalties 1.5, 2 and 3 (at 2) 0.9021, 0.9026 and
     /// 0.9020. Also allowed in the search at half size, it changed which subjects were
     /// found (0.899; on the dev set the gap under a cement mixer's drum was taken in).
-    var refinementShadow: FeatureMixtureModel.Shadow? = .backdrop
+    /// Since the models see CIELAB (version 34), the same shadow brightens by up to 1.41
+    /// (`Shadow.backdropInCIELAB`); 1.25 and 1.6 scored the same, within the noise.
+    var refinementShadow: FeatureMixtureModel.Shadow? = .backdropInCIELAB
     /// In the rounds at the refinement size, the subject's model also learns the colours of
     /// the background regions the subject encloses that are smaller than this share of its
     /// area (the labels stay as they are; the cut decides). The search's trimmed model
@@ -211,8 +215,9 @@ package struct SubjectSegmenter: Sendable {
             }
         }
         try Task.checkCancellation()
-        let graph = GridMaxFlow(ContrastEdges(image, weight: fineSmoothness * SubjectSegmenter.unit))
-        let refined = try rounds(SubjectSegmenter.features(of: image), from: labels, inBand: frameBand(image), graph: graph,
+        let lab = image.inCIELAB()
+        let graph = GridMaxFlow(ContrastEdges(lab, weight: fineSmoothness * SubjectSegmenter.unit))
+        let refined = try rounds(SubjectSegmenter.features(of: image, lab: lab), from: labels, inBand: frameBand(image), graph: graph,
                                  atMost: fineIterations, settlingWithin: fineSettling, trimmingSubject: false,
                                  learningHolesBelow: refinementHoleShare, shadow: refinementShadow,
                                  backgroundWeightedBy: local)
@@ -282,9 +287,10 @@ package struct SubjectSegmenter: Sendable {
         // A picture that is all frame (a single row or column) has no inside to hold a subject.
         guard inBand.contains(false) else { return (nothing, nil) }
         // One graph for every round of every start: each cut starts from the last one's flow.
-        let graph = GridMaxFlow(ContrastEdges(image, weight: smoothness * SubjectSegmenter.unit))
-        let features = SubjectSegmenter.features(of: image)
-        let seed = try initialLabels(image, inBand: inBand)
+        let lab = image.inCIELAB()
+        let graph = GridMaxFlow(ContrastEdges(lab, weight: smoothness * SubjectSegmenter.unit))
+        let features = SubjectSegmenter.features(of: image, lab: lab)
+        let seed = try initialLabels(lab, inBand: inBand)
         func rounds(from labels: [UInt8], atMost iterations: Int = iterations) throws -> [UInt8] {
             try self.rounds(features, from: labels, inBand: inBand, graph: graph, atMost: iterations, settlingWithin: settling,
                             trimmingSubject: true, learningHolesBelow: 0, shadow: nil)
@@ -355,11 +361,12 @@ package struct SubjectSegmenter: Sendable {
         return labels
     }
 
-    /// Subject = pixels the frame's colour model explains worse than almost all of the frame.
-    private func initialLabels(_ image: WorkingImage, inBand: [Bool]) throws -> [UInt8] {
+    /// Subject = pixels the frame's colour model explains worse than almost all of the frame
+    /// (`lab`: the picture in CIELAB).
+    private func initialLabels(_ lab: WorkingImage, inBand: [Bool]) throws -> [UInt8] {
         try Task.checkCancellation()
         let bandSamples = inBand.indices.filter { inBand[$0] }.map { Int32($0) }
-        let colors = image.colors.map { SIMD4($0, 0) }
+        let colors = lab.colors.map { SIMD4($0, 0) }
         return colors.withUnsafeBufferPointer { colors in
             let background = FeatureMixtureModel(features: colors, samples: bandSamples, count: components)
             let costs = background.costs(colors)
@@ -382,9 +389,10 @@ package struct SubjectSegmenter: Sendable {
     /// Integer units per log-likelihood unit in the cut.
     static let unit: Float = 16
 
-    /// Each pixel's colour with its local texture as the fourth feature.
-    static func features(of image: WorkingImage) -> [SIMD4<Float>] {
-        zip(image.colors, LocalTexture.features(of: image)).map { SIMD4($0, $1) }
+    /// Each pixel's colour in CIELAB (`lab`, the same pixels as `image`) with its local
+    /// texture (of `image`'s brightness) as the fourth feature.
+    static func features(of image: WorkingImage, lab: WorkingImage) -> [SIMD4<Float>] {
+        zip(lab.colors, LocalTexture.features(of: image)).map { SIMD4($0, $1) }
     }
 
     /// One GrabCut round: re-fit both feature models to `labels`, then cut `graph` (the

@@ -1,0 +1,60 @@
+extension WorkingImage {
+    /// The same pixels in CIELAB (D65 white), as the segmenter's colour models and contrast
+    /// term see them: 116 f(Y), 500 (f(X) - f(Y)), 200 (f(Y) - f(Z)), each times 255 / 116
+    /// so lightness spans RGB's 0-255 and the models' units (variance floor, texture weight,
+    /// frame prior) keep their meaning. L* is kept without its offset of -16, so darkening
+    /// a colour scales all three coordinates alike (by the cube root of the factor in
+    /// linear light, away from the darkest shades), which the shadowed density assumes.
+    ///
+    /// `LabColor`'s conversion (IEC 61966-2-1's sRGB, CIE 15's XYZ and f), with its two
+    /// curves read from tables by linear interpolation: a sixteenth of a grey level apart
+    /// for sRGB's, 1/4096 apart for f (under 1e-5 from the curve). In RGB, a subject and a
+    /// background that differ mostly in hue (a tawny lion before an orange sky, a red car
+    /// before brown concrete) are about as far apart as two shades of one colour; CIELAB's
+    /// opponent axes set them apart. Validation seeds 1-4 / 5-12, mean over the shipped
+    /// inputs and two perturbed copies: 0.9157 / 0.9008 mIoU in RGB, 0.919 / 0.911 in
+    /// CIELAB (see docs/measurements.md).
+    func inCIELAB() -> WorkingImage {
+        let count = colors.count
+        let converted = [SIMD3<Float>](unsafeUninitializedCapacity: count) { lab, initialized in
+            WorkingImage.linearTable.withUnsafeBufferPointer { linearTable in
+                WorkingImage.fTable.withUnsafeBufferPointer { fTable in
+                    colors.withUnsafeBufferPointer { colors in
+                        for index in 0..<count {
+                            let color = colors[index]
+                            let toLinear = WorkingImage.linearSteps
+                            let r = interpolated(linearTable, color.x * toLinear)
+                            let g = interpolated(linearTable, color.y * toLinear)
+                            let b = interpolated(linearTable, color.z * toLinear)
+                            let toF = WorkingImage.fSteps
+                            let x = interpolated(fTable, (0.412_456_4 * r + 0.357_576_1 * g + 0.180_437_5 * b) * (toF / 0.950_47))
+                            let y = interpolated(fTable, (0.212_672_9 * r + 0.715_152_2 * g + 0.072_175_0 * b) * toF)
+                            let z = interpolated(fTable, (0.019_333_9 * r + 0.119_192_0 * g + 0.950_304_1 * b) * (toF / 1.088_83))
+                            let scale: Float = 255 / 116
+                            lab[index] = SIMD3(116 * scale * y, 500 * scale * (x - y), 200 * scale * (y - z))
+                        }
+                    }
+                }
+            }
+            initialized = count
+        }
+        return WorkingImage(width: width, height: height, colors: converted, scale: scale)
+    }
+
+    /// Table entries per grey level of sRGB's curve.
+    private static let linearSteps: Float = 16
+    /// sRGB's curve from 0 to 255 (one entry past it, so the last step interpolates).
+    private static let linearTable: [Float] = (0...(255 * 16 + 1)).map { LabColor.linear(Float($0) / linearSteps) }
+    /// Table entries per unit of f's argument.
+    private static let fSteps: Float = 4096
+    /// f from 0 to just past 1 (X / Xn of sRGB's white; Y and Z / Zn end at 1).
+    private static let fTable: [Float] = (0...(4096 + 64)).map { LabColor.f(Float($0) / fSteps) }
+}
+
+/// `table` read at fractional `position`, by linear interpolation, clamped to its ends.
+@inline(__always)
+private func interpolated(_ table: UnsafeBufferPointer<Float>, _ position: Float) -> Float {
+    let clamped = min(max(position, 0), Float(table.count - 2))
+    let index = Int(clamped), fraction = clamped - Float(index)
+    return table[index] + (table[index + 1] - table[index]) * fraction
+}
