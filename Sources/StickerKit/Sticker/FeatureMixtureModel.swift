@@ -29,8 +29,8 @@ struct FeatureMixtureModel: Sendable {
         /// The cost, in log-likelihood units, of explaining a pixel as shadowed.
         var penalty: Float
 
-        /// The soft shadow a backdrop shows around a subject, as the segmenter's refinement
-        /// and the edge matting allow for it (see `SubjectSegmenter.refinementShadow`).
+        /// The soft shadow a backdrop shows around a subject, in sRGB, as the edge matting
+        /// allows for it (and the segmenter's refinement did before it saw CIELAB).
         static let backdrop = Shadow(deepest: 1.6, penalty: 2)
 
         /// The same shadow as the segmenter sees it, in CIELAB (`WorkingImage.inCIELAB`):
