@@ -86,9 +86,8 @@ import Testing
     }
 
     /// The segmenter's CIELAB is the palette's (`LabColor`, libm's powers) without L*'s
-    /// offset, scaled by 255 / 116, to within the vector exp and log's rounding, for every
-    /// grey level and random colours, over a length that leaves a partly filled last vector.
-    /// A shade at half the linear light scales all three coordinates by the cube root of
+    /// offset, scaled by 255 / 116, to within its tables' interpolation, for every grey
+    /// level and random colours. A shade at half the linear light scales all three coordinates by the cube root of
     /// a half (the shadowed density relies on it).
     @Test func workingColoursInCIELABMatchThePalettesConversion() {
         var generator = SplitMix64(seed: 5)

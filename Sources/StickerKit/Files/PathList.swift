@@ -66,9 +66,10 @@ public struct PathList: AsyncSequence, Sendable {
 }
 
 /// The paths added and not yet taken, under a lock.
-// Sendable by hand: its only state, `paths`, is read and written solely inside `append`
-// and `takeAll`, each of which holds `lock` for the whole access; `lock` itself is
-// immutable and NSLock is thread-safe.
+///
+/// Why `@unchecked Sendable` is safe: its only mutable state, `paths`, is read and written
+/// solely inside `append` and `takeAll`, each of which holds `lock` for the whole access
+/// (no `await` in between); `lock` itself is immutable and NSLock is thread-safe.
 private final class PathBuffer: @unchecked Sendable {
     private let lock = NSLock()
     private var paths: [RawPath] = []

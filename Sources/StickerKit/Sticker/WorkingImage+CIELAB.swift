@@ -16,21 +16,19 @@ extension WorkingImage {
     /// CIELAB (see docs/measurements.md).
     func inCIELAB() -> WorkingImage {
         let count = colors.count
+        let (toLinear, toF, units) = (WorkingImage.linearSteps, WorkingImage.fSteps, Float(255) / 116)
         let converted = [SIMD3<Float>](unsafeUninitializedCapacity: count) { lab, initialized in
             WorkingImage.linearTable.withUnsafeBufferPointer { linearTable in
                 WorkingImage.fTable.withUnsafeBufferPointer { fTable in
                     colors.withUnsafeBufferPointer { colors in
                         for index in 0..<count {
                             let color = colors[index]
-                            let toLinear = WorkingImage.linearSteps
                             let r = interpolated(linearTable, color.x * toLinear)
                             let g = interpolated(linearTable, color.y * toLinear)
                             let b = interpolated(linearTable, color.z * toLinear)
-                            let toF = WorkingImage.fSteps
                             let x = interpolated(fTable, (0.412_456_4 * r + 0.357_576_1 * g + 0.180_437_5 * b) * (toF / 0.950_47))
                             let y = interpolated(fTable, (0.212_672_9 * r + 0.715_152_2 * g + 0.072_175_0 * b) * toF)
                             let z = interpolated(fTable, (0.019_333_9 * r + 0.119_192_0 * g + 0.950_304_1 * b) * (toF / 1.088_83))
-                            let units: Float = 255 / 116
                             lab[index] = SIMD3(116 * units * y, 500 * units * (x - y), 200 * units * (y - z))
                         }
                     }
