@@ -212,6 +212,42 @@ import TestSupport
         #expect(outline > 1000 && Double(opaque) >= 0.95 * Double(outline), "\(opaque) of \(outline) outline pixels opaque")
     }
 
+    /// Beyond the matting band alpha is the mask's own. The guided filter there could only
+    /// spread thin strokes over the flat colour around them: before version 35, pixels 5 px
+    /// from this ladder's strokes held alpha up to 23 of 255, a haze on a new background.
+    @Test func noGlowAroundThinStrokes() throws {
+        let ink: SIMD3<Float> = [25, 20, 25]
+        var shapes: [(Scene.Shape, SIMD3<Float>)] = [(.bar(x0: 250, y0: 150, x1: 650, y1: 150, thickness: 5), ink),
+                                                      (.bar(x0: 250, y0: 550, x1: 650, y1: 550, thickness: 5), ink)]
+        for rung in 0...5 {
+            let x = 250 + Double(rung) * 80
+            shapes.append((.bar(x0: x, y0: 150, x1: x, y1: 550, thickness: 5), ink))
+        }
+        let (width, height) = (900, 700)
+        let scene = Scene(width: width, height: height, background: .plain([130, 120, 140]), shapes: shapes)
+        let (sticker, mask, iou) = try extract(scene)
+        #expect(iou > 0.9)
+        let alpha = TestFiles.fullFrameAlpha(sticker, width: width, height: height)
+        // Pixels with no stroke pixel within 5 px (a square window), by two passes of a running maximum.
+        let reach = 5
+        func nearStroke(_ inside: [Bool], step: Int, along: Int) -> [Bool] {
+            var near = inside
+            for index in inside.indices where inside[index] {
+                let position = (index / step) % along
+                for offset in max(-reach, -position)...min(reach, along - 1 - position) {
+                    near[index + offset * step] = true
+                }
+            }
+            return near
+        }
+        let strokes = mask.map { $0 > 0 }
+        let near = nearStroke(nearStroke(strokes, step: 1, along: width), step: width, along: height)
+        let far = near.indices.filter { !near[$0] }
+        let glowing = far.filter { alpha[$0] > 0 }
+        #expect(far.count > 500_000)
+        #expect(glowing.isEmpty, "\(glowing.count) pixels more than \(reach) px from a stroke have alpha")
+    }
+
     @Test func alphaPassesThroughExactly() throws {
         var pixels = [UInt8](repeating: 0, count: 64 * 48 * 4)
         for y in 10..<30 {

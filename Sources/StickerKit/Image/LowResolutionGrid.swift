@@ -99,14 +99,6 @@ struct LowResolutionGrid: Sendable {
         return sums
     }
 
-    /// The grid row whose cells pixels of row `y` read first, as the index of its first cell.
-    @inline(__always)
-    func firstCell(ofRow y: Int) -> Int { rows[y].0 * lowWidth }
-
-    /// The grid column pixels of column `x` read first.
-    @inline(__always)
-    func firstColumn(of x: Int) -> Int { columns[x].0 }
-
     @inline(__always)
     func tap(_ x: Int, _ y: Int) -> Tap {
         let (x0, x1, fx) = columns[x], (y0, y1, fy) = rows[y]
