@@ -6,8 +6,8 @@
 /// Everything that varies slowly lives on low-resolution grids, and the per-pixel work
 /// (q = a I + b, matting) runs only in the band. Outside it alpha is the thresholded
 /// mask: there the guided filter can only spread the mask over flat colour (q = a I + b
-/// with a and b averaged over windows that reach the boundary), a faint glow of 5-20%
-/// alpha a few pixels around the subject and a dimming inside it. Snapping it to the mask
+/// with a and b averaged over windows that reach the boundary): around a thin drawing's
+/// strokes, alpha up to 0.3 two pixels out and 0.1 five pixels out, and a dimming inside. Snapping it to the mask
 /// left every IoU as it was and took the validation sets' mean absolute error from 0.0114
 /// to 0.0112 (seeds 1-12, shipped and two perturbed copies; the dev set 0.0222 -> 0.0219).
 enum SoftAlphaComposer {
