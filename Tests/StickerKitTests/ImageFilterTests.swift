@@ -87,8 +87,8 @@ import Testing
 
     /// The segmenter's CIELAB is the palette's (`LabColor`, libm's powers) without L*'s
     /// offset, scaled by 255 / 116, to within its tables' interpolation, for every grey
-    /// level and random colours. A shade at half the linear light scales all three coordinates by the cube root of
-    /// a half (the shadowed density relies on it).
+    /// level and random colours. A shade at half the linear light scales all three
+    /// coordinates by the cube root of a half (the shadowed density relies on it).
     @Test func workingColoursInCIELABMatchThePalettesConversion() {
         var generator = SplitMix64(seed: 5)
         let greys = (0..<256).map { SIMD3<UInt8>(repeating: UInt8($0)) }
@@ -106,7 +106,7 @@ import Testing
                     "\(color): \(converted) against \(expected)")
         }
         func halfTheLight(_ value: Float) -> Float {
-            let linear = powf((value / 255 + 0.055) / 1.055, 2.4) / 2
+            let linear = LabColor.linear(value) / 2
             return (1.055 * powf(linear, 1 / 2.4) - 0.055) * 255
         }
         let lit = SIMD3<Float>(186, 140, 90), shaded = SIMD3(halfTheLight(lit.x), halfTheLight(lit.y), halfTheLight(lit.z))
