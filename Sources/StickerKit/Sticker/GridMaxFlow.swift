@@ -136,24 +136,43 @@ final class GridMaxFlow {
     /// are its neighbours' forward edges); arcs from or to the padding get 0.
     private func writeArcs(_ forward: UnsafeBufferPointer<SIMD4<Int32>>) {
         let arcs = UnsafeMutableRawPointer(arcResidual)
-        for row in 0..<(height + 2) {
-            for column in 0..<stride {
-                let x = column - 1, y = row - 1
-                var capacities = SIMD8<Int32>()
-                if x >= 0 && x < width && y >= 0 && y < height {
-                    let pixel = y * width + x
-                    let hasLeft = x > 0, hasRight = x + 1 < width, hasUp = y > 0, hasDown = y + 1 < height
-                    if hasRight { capacities[0] = forward[pixel].x }
-                    if hasLeft { capacities[1] = forward[pixel - 1].x }
-                    if hasDown { capacities[2] = forward[pixel].y }
-                    if hasUp { capacities[3] = forward[pixel - width].y }
-                    if hasRight && hasDown { capacities[4] = forward[pixel].z }
-                    if hasLeft && hasUp { capacities[5] = forward[pixel - width - 1].z }
-                    if hasLeft && hasDown { capacities[6] = forward[pixel].w }
-                    if hasRight && hasUp { capacities[7] = forward[pixel - width + 1].w }
-                }
-                arcs.storeBytes(of: capacities, toByteOffset: (row * stride + column) * 32, as: SIMD8<Int32>.self)
+        func store(_ capacities: SIMD8<Int32>, row: Int, column: Int) {
+            arcs.storeBytes(of: capacities, toByteOffset: (row * stride + column) * 32, as: SIMD8<Int32>.self)
+        }
+        /// A node on the padding or a pixel on the frame, whose neighbours may be missing.
+        func edgeNode(row: Int, column: Int) {
+            let x = column - 1, y = row - 1
+            var capacities = SIMD8<Int32>()
+            if x >= 0 && x < width && y >= 0 && y < height {
+                let pixel = y * width + x
+                let hasLeft = x > 0, hasRight = x + 1 < width, hasUp = y > 0, hasDown = y + 1 < height
+                if hasRight { capacities[0] = forward[pixel].x }
+                if hasLeft { capacities[1] = forward[pixel - 1].x }
+                if hasDown { capacities[2] = forward[pixel].y }
+                if hasUp { capacities[3] = forward[pixel - width].y }
+                if hasRight && hasDown { capacities[4] = forward[pixel].z }
+                if hasLeft && hasUp { capacities[5] = forward[pixel - width - 1].z }
+                if hasLeft && hasDown { capacities[6] = forward[pixel].w }
+                if hasRight && hasUp { capacities[7] = forward[pixel - width + 1].w }
             }
+            store(capacities, row: row, column: column)
+        }
+        for row in 0..<(height + 2) {
+            // Rows 2...height - 1 hold pixels with neighbours up and down: columns 2...width - 1
+            // of them have all eight (the same capacities, without the tests).
+            guard row >= 2, row < height, width > 2 else {
+                for column in 0..<stride { edgeNode(row: row, column: column) }
+                continue
+            }
+            for column in 0..<2 { edgeNode(row: row, column: column) }
+            let y = row - 1
+            for x in 1..<(width - 1) {
+                let pixel = y * width + x, here = forward[pixel]
+                let capacities = SIMD8(here.x, forward[pixel - 1].x, here.y, forward[pixel - width].y,
+                                       here.z, forward[pixel - width - 1].z, here.w, forward[pixel - width + 1].w)
+                store(capacities, row: row, column: x + 1)
+            }
+            for column in width..<stride { edgeNode(row: row, column: column) }
         }
     }
 

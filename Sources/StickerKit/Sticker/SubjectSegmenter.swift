@@ -392,7 +392,15 @@ package struct SubjectSegmenter: Sendable {
     /// Each pixel's colour in CIELAB (`lab`, the same pixels as `image`) with its local
     /// texture (of `image`'s brightness) as the fourth feature.
     static func features(of image: WorkingImage, lab: WorkingImage) -> [SIMD4<Float>] {
-        zip(lab.colors, LocalTexture.features(of: image)).map { SIMD4($0, $1) }
+        let texture = LocalTexture.features(of: image), count = texture.count
+        return [SIMD4<Float>](unsafeUninitializedCapacity: count) { features, initialized in
+            lab.colors.withUnsafeBufferPointer { colors in
+                texture.withUnsafeBufferPointer { texture in
+                    for index in 0..<count { features[index] = SIMD4(colors[index], texture[index]) }
+                }
+            }
+            initialized = count
+        }
     }
 
     /// One GrabCut round: re-fit both feature models to `labels`, then cut `graph` (the
