@@ -20,7 +20,8 @@ struct ContrastEdges: Sendable {
         // Squared colour distances to the four forward neighbours; -1 where there is none.
         var squared = [SIMD4<Float>](repeating: SIMD4(repeating: -1), count: width * height)
         var total: Float = 0
-        var count: Float = 0
+        // Forward neighbours that exist: right, down and the two diagonals.
+        let count = Float((width - 1) * height + width * (height - 1) + 2 * (width - 1) * (height - 1))
         image.colors.withUnsafeBufferPointer { colors in
             squared.withUnsafeMutableBufferPointer { squared in
                 let colors = colors.baseAddress!, squared = squared.baseAddress!
@@ -38,10 +39,10 @@ struct ContrastEdges: Sendable {
                     let downLeft = hasLeft && hasDown ? distance(index, index + width - 1) : -1
                     squared[index] = SIMD4(right, down, downRight, downLeft)
                     // In this order, so beta is the same to the last bit whatever the layout.
-                    if right >= 0 { total += right; count += 1 }
-                    if down >= 0 { total += down; count += 1 }
-                    if downRight >= 0 { total += downRight; count += 1 }
-                    if downLeft >= 0 { total += downLeft; count += 1 }
+                    if right >= 0 { total += right }
+                    if down >= 0 { total += down }
+                    if downRight >= 0 { total += downRight }
+                    if downLeft >= 0 { total += downLeft }
                 }
                 for y in 0..<height {
                     guard y + 1 < height, width > 2 else {
@@ -59,7 +60,6 @@ struct ContrastEdges: Sendable {
                         total += distances[2]
                         total += distances[3]
                     }
-                    count += Float(4 * (width - 2))
                     frame(width - 1, y)
                 }
             }

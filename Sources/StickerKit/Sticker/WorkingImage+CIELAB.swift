@@ -14,6 +14,7 @@ extension WorkingImage {
     /// opponent axes set them apart. Validation seeds 1-4 / 5-12, mean over the shipped
     /// inputs and two perturbed copies: 0.9157 / 0.9008 mIoU in RGB, 0.9159 / 0.9112 in
     /// CIELAB (see docs/measurements.md).
+    ///
     /// Eight pixels at a time: the arithmetic in vector lanes, the table reads per lane,
     /// in the same order of operations as one pixel at a time (the same bits).
     func inCIELAB() -> WorkingImage {
