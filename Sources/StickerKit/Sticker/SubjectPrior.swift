@@ -5,9 +5,8 @@ import Foundation
 /// to 96x96, with two coordinate channels, and answers a subject probability on a 48x48
 /// grid. Scripts/train-subject-prior trains it on composites of Tux Paint's stamps (none
 /// of the dev set's or the validation sets'), a quarter of them framed close, and writes
-/// the weights this reads. Too
-/// coarse to cut with, it arbitrates between segmentations and, when it doubts them all,
-/// seeds one more (`SubjectSegmenter`).
+/// the weights this reads. Too coarse to cut with, it arbitrates between segmentations
+/// and, when it doubts them all, seeds one more (`SubjectSegmenter`).
 struct SubjectPrior: Sendable {
     /// The side of the network's input.
     static let inputSide = 96
