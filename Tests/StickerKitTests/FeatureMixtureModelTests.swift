@@ -133,4 +133,24 @@ import Testing
         #expect(local[among] < global[among] - 0.3)
         for index in features.indices { #expect(abs(unweighted[index] - global[index]) < 1e-3) }
     }
+
+    /// Local weights change smoothly across the picture: where the tan half gives way to
+    /// the black one, a black pixel's cost under them (against the global weights) falls
+    /// off over several cells, by small steps from pixel to pixel, not by one step per cell.
+    @Test func localWeightsChangeWithoutSteps() {
+        let width = 96, height = 48
+        let tan = SIMD4<Float>(180, 140, 90, 0), black = SIMD4<Float>(30, 30, 30, 0)
+        let features = (0..<(width * height)).map { $0 % width < width / 2 ? tan : black }
+        let model = features.withUnsafeBufferPointer {
+            FeatureMixtureModel(features: $0, samples: (0..<Int32(features.count)).map { $0 }, count: 2)
+        }
+        let local = LocalComponentWeights(width: width, height: height) { _ in 1 }
+        let (global, weighted) = features.withUnsafeBufferPointer { (model.costs($0), model.costs($0, weightedBy: local)) }
+        let row = 24 * width
+        let change = ((width / 2)..<width).map { weighted[row + $0] - global[row + $0] }
+        let steps = zip(change, change.dropFirst()).map { abs($1 - $0) }
+        let total = (change.max() ?? 0) - (change.min() ?? 0)
+        #expect(total > 0.3)
+        #expect(steps.max()! < total / 5)
+    }
 }

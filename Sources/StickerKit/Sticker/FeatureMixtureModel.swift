@@ -155,7 +155,8 @@ struct FeatureMixtureModel: Sendable {
 
     /// The mixture's costs with spatially varying weights: which component explains each
     /// of `local`'s samples best gives every cell its components' local weights, and each
-    /// pixel's log-densities get its cell's log-weight offsets before they are summed.
+    /// pixel's log-densities get its log-weight offsets (interpolated between the cells')
+    /// before they are summed.
     private func locallyWeightedCosts<Density: ComponentDensity>(_ features: UnsafeBufferPointer<SIMD4<Float>>,
                                                                  density: Density, local: LocalComponentWeights) -> [Float] {
         precondition(features.count == local.width * local.height)
@@ -174,36 +175,19 @@ struct FeatureMixtureModel: Sendable {
                 for lane in 0..<min(8, samples.count - start) { nearest[start + lane] = UInt8(bestIndex[lane]) }
             }
         }
-        let offsets = local.logWeightOffsets(nearest: nearest, globalWeights: components.map(\.weight))
+        let offsets = local.pixelOffsets(local.logWeightOffsets(nearest: nearest, globalWeights: components.map(\.weight)),
+                                         components: count)
+        let plane = local.planeStride
         var costs = [Float](repeating: 0, count: features.count)
         costs.withUnsafeMutableBufferPointer { costs in
-            offsets.withUnsafeBufferPointer { offsets in
+            offsets.withUnsafeBytes { offsets in
                 withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: count) { densities in
-                    var x = 0, y = 0   // the block's first pixel
                     for start in stride(from: 0, to: features.count, by: 8) {
                         let eight = ColorLanes(features, from: start)
-                        if x + 7 < local.width, local.columnCells[x] == local.columnCells[x + 7] {
-                            // Eight pixels in one cell (most blocks): one offset per component.
-                            let cell = local.cell(x: x, y: y) * count
-                            for k in 0..<count {
-                                densities[k] = density.of(eight, parameters[k]) + SIMD8(repeating: offsets[cell + k])
-                            }
-                            x += 8
-                        } else {
-                            // Each lane's cell; lanes past the last pixel repeat its cell.
-                            var cells = SIMD8<Int32>()
-                            for lane in 0..<8 {
-                                cells[lane] = Int32(local.cell(x: x, y: y))
-                                if start + lane + 1 < features.count { x += 1 }
-                                if x == local.width { (x, y) = (0, y + 1) }
-                            }
-                            for k in 0..<count {
-                                var offset = SIMD8<Float>()
-                                for lane in 0..<8 { offset[lane] = offsets[Int(cells[lane]) * count + k] }
-                                densities[k] = density.of(eight, parameters[k]) + offset
-                            }
+                        for k in 0..<count {
+                            let offset = offsets.loadUnaligned(fromByteOffset: (k * plane + start) * 4, as: SIMD8<Float>.self)
+                            densities[k] = density.of(eight, parameters[k]) + offset
                         }
-                        if x == local.width { (x, y) = (0, y + 1) }
                         FeatureMixtureModel.store(FeatureMixtureModel.negativeLogSum(UnsafeBufferPointer(densities)),
                                                   into: costs, at: start)
                     }
