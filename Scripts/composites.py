@@ -272,7 +272,8 @@ class Composer:
         return Image.new("RGB", size, color)
 
     def place(self, stamp_path, size, area, border=False):
-        """The stamp scaled to cover about `area` of the canvas; returns (RGBA layer, box)."""
+        """The stamp scaled to cover about `area` of the canvas (the framing may choose
+        another), as an RGBA layer of the canvas's size."""
         from PIL import Image
         if self.fill:
             area, border = self.rng.uniform(0.8, 1.6), False
