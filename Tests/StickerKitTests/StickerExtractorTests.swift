@@ -70,6 +70,15 @@ import TestSupport
         #expect(try extract(scene).2 > 0.93)
     }
 
+    /// A subject that fills the picture, cut by three edges: the frame is mostly subject,
+    /// so the colours seed the backdrop's corner as the subject; the fill network's guess
+    /// (`SubjectPrior`) finds the disc (version 38, without it: IoU 0).
+    @Test func subjectFillingThePictureIsKept() throws {
+        let scene = Scene(width: 240, height: 180, background: .gradient([200, 210, 230], [120, 130, 150]),
+                          shapes: [(.disc(x: 100, y: 120, radius: 120), [200, 120, 40])])
+        #expect(try extract(scene).2 > 0.95)
+    }
+
     @Test func severalSubjectsAreAllKept() throws {
         let scene = Scene(width: 280, height: 180, background: .plain([230, 230, 230]),
                           shapes: [(.disc(x: 70, y: 90, radius: 35), [200, 40, 40]),

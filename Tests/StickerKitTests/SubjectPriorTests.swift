@@ -110,4 +110,35 @@ import Testing
         #expect(insideMean > 0.8, "inside the disc: \(insideMean)")
         #expect(frameMean < 0.1, "along the frame: \(frameMean)")
     }
+
+    /// A disc that fills four fifths of the picture, cut by three edges, on a studio
+    /// gradient: the fill network's guess covers half the grid, so it is the one used, and
+    /// it lies on the disc, not on the corner of backdrop left visible.
+    @Test func fillNetworkFindsASubjectFillingThePicture() {
+        let width = 240, height = 180
+        var generator = SplitMix64(seed: 5)
+        var inside: [Int] = [], outside: [Int] = []
+        var colors = [SIMD3<Float>](repeating: .zero, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let index = y * width + x
+                let shade = Float(215 - y / 2)
+                var color = SIMD3<Float>(shade - 15, shade - 5, shade + 15)
+                if (x - 100) * (x - 100) + (y - 120) * (y - 120) < 120 * 120 {
+                    color = [200, 120, 40]
+                    inside.append(index)
+                } else {
+                    outside.append(index)
+                }
+                colors[index] = color + SIMD3((0..<3).map { _ in Float(generator.nextUnit() * 6 - 3) })
+            }
+        }
+        #expect(inside.count * 4 > width * height * 3, "the disc fills the picture")
+        let probabilities = SubjectPrior(WorkingImage(width: width, height: height, colors: colors))
+            .probabilities(width: width, height: height)
+        let insideMean = inside.map { probabilities[$0] }.reduce(0, +) / Float(inside.count)
+        let outsideMean = outside.map { probabilities[$0] }.reduce(0, +) / Float(outside.count)
+        #expect(insideMean > 0.7, "inside the disc: \(insideMean)")
+        #expect(outsideMean < 0.3, "the backdrop left visible: \(outsideMean)")
+    }
 }

@@ -7,11 +7,32 @@ import Foundation
 /// of the dev set's or the validation sets'), a quarter of them framed close, and writes
 /// the weights this reads. Too coarse to cut with, it arbitrates between segmentations
 /// and, when it doubts them all, seeds one more (`SubjectSegmenter`).
+///
+/// That network has seen subjects up to 60% of the picture, and one that fills it
+/// (cut by two or more edges, most of the frame on it) it calls small or misses: the
+/// segmenter then keeps the background the frame leaves visible. A second network of the
+/// same shape, the fill network, trained with 7% of its composites framed to fill the
+/// picture, finds those, but is less sure of a small subject at an edge and takes
+/// foliage for subject more often. So both run, and the fill network's guess is the one
+/// used when it covers at least `fillGate` of the grid (see `fillGate` for what that
+/// measured).
 struct SubjectPrior: Sendable {
     /// The side of the network's input.
     static let inputSide = 96
     /// The side of its output.
     static let outputSide = 48
+
+    /// The share of the output grid the fill network's guess (p > 0.5) must cover for it
+    /// to be used. Over the validation sets the fill network's guess covered half the grid
+    /// on 6 of 720 photos (seeds 1-12), 9 of 240 close-ups and 81 of the 120 whose subject
+    /// fills the picture (`make-validation-set --fill`, seeds 1-2). Used there (algorithm
+    /// version 39 against 38): frame-filling subjects 0.552 / 0.575 -> 0.743 / 0.761 mIoU,
+    /// seeds 1-4 0.9166 -> 0.9164, seeds 5-12 0.9000 -> 0.8980 (two photos before foliage,
+    /// the foliage taken with them), close-ups 0.886 -> 0.886, the dev set 0.905 -> 0.910
+    /// (a race car cut by the frame 0.90 -> 0.97). At 0.45: fill 0.749 / 0.785, seeds
+    /// 0.9154 / 0.8980; of that run's gain on the fill sets, the photos 0.55 and 0.6 would
+    /// still switch hold about three quarters and two fifths.
+    static let fillGate: Float = 0.5
 
     /// Logits on the output grid, row-major.
     let logits: [Float]
@@ -35,14 +56,22 @@ struct SubjectPrior: Sendable {
             input[index * 5 + 3] = -1 + 2 * Float(index % side) / Float(side - 1)
             input[index * 5 + 4] = -1 + 2 * Float(index / side) / Float(side - 1)
         }
-        let layer = SubjectPriorWeights.shipped.layers
-        let a = FeatureMaps(input, channels: 5, side: side).convolved(layer[0], relu: true)
+        let fill = SubjectPrior.logits(of: .fillNetwork, input)
+        let fillArea = fill.reduce(0) { $1 > 0 ? $0 + 1 : $0 }
+        logits = Float(fillArea) >= SubjectPrior.fillGate * Float(fill.count)
+            ? fill : SubjectPrior.logits(of: .shipped, input)
+    }
+
+    /// The network with `weights` applied to `input` (96x96, five channels interleaved).
+    private static func logits(of weights: SubjectPriorWeights, _ input: [Float]) -> [Float] {
+        let layer = weights.layers
+        let a = FeatureMaps(input, channels: 5, side: inputSide).convolved(layer[0], relu: true)
         let b = a.pooled().convolved(layer[1], relu: true).convolved(layer[2], relu: true)
         let c = b.pooled().convolved(layer[3], relu: true).convolved(layer[4], relu: true)
         let e = c.pooled().convolved(layer[5], relu: true).convolved(layer[6], dilation: 2, relu: true)
         let f = e.upsampled(joining: c).convolved(layer[7], relu: true)
         let g = f.upsampled(joining: b).convolved(layer[8], relu: true)
-        logits = g.convolved(layer[9], relu: false).values
+        return g.convolved(layer[9], relu: false).values
     }
 
     /// The probability at each pixel of a `width` x `height` grid (bilinear).

@@ -59,9 +59,16 @@ struct SubjectPriorWeights: Sendable {
     }
 
     /// The weights Scripts/train-subject-prior wrote into CSubjectPriorWeights.
-    static let shipped: SubjectPriorWeights = {
+    static let shipped = SubjectPriorWeights(subject_prior_weights)
+
+    /// The fill network's weights (`Scripts/train-subject-prior --fill-network`), which
+    /// `SubjectPrior` consults for subjects that fill the picture.
+    static let fillNetwork = SubjectPriorWeights(fill_subject_prior_weights)
+
+    /// The weights a C function of CSubjectPriorWeights returns.
+    private init(_ weights: (UnsafeMutablePointer<Int>?) -> UnsafePointer<Float>?) {
         var count = 0
-        let start = subject_prior_weights(&count)
-        return SubjectPriorWeights(flat: Array(UnsafeBufferPointer(start: start, count: count)))
-    }()
+        let start = weights(&count)
+        self.init(flat: Array(UnsafeBufferPointer(start: start, count: count)))
+    }
 }
