@@ -83,30 +83,47 @@ import Testing
         #expect(SubjectPrior.agreement([0, 0], [0, 0]) == 0)
     }
 
-    /// The shipped weights on a product shot: a disc on a studio gradient.
-    @Test func shippedNetworkFindsADiscOnAGradient() {
-        let width = 160, height = 120
-        var generator = SplitMix64(seed: 11)
-        var inside: [Int] = [], frame: [Int] = []
+    /// The prior's probabilities on a `width` x `height` photo of a disc of `color` over a
+    /// backdrop that shades with the row (`backdrop(y)`), each channel noisy by up to 3
+    /// levels; and, per pixel, whether the disc covers it.
+    private func prior(onDisc disc: (x: Int, y: Int, radius: Int), color: SIMD3<Float>, width: Int, height: Int,
+                       seed: UInt64, backdrop: (Int) -> SIMD3<Float>) -> (probabilities: [Float], inDisc: [Bool]) {
+        var generator = SplitMix64(seed: seed)
+        var inDisc = [Bool](repeating: false, count: width * height)
         var colors = [SIMD3<Float>](repeating: .zero, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
                 let index = y * width + x
-                let shade = Float(235 - y / 3)
-                var color = SIMD3<Float>(shade, shade - 5, shade - 10)
-                if (x - 80) * (x - 80) + (y - 60) * (y - 60) < 30 * 30 {
-                    color = [40, 90, 200]
-                    inside.append(index)
-                } else if x < 8 || y < 8 || x >= width - 8 || y >= height - 8 {
-                    frame.append(index)
-                }
-                colors[index] = color + SIMD3((0..<3).map { _ in Float(generator.nextUnit() * 6 - 3) })
+                inDisc[index] = (x - disc.x) * (x - disc.x) + (y - disc.y) * (y - disc.y) < disc.radius * disc.radius
+                colors[index] = (inDisc[index] ? color : backdrop(y))
+                    + SIMD3((0..<3).map { _ in Float(generator.nextUnit() * 6 - 3) })
             }
         }
         let probabilities = SubjectPrior(WorkingImage(width: width, height: height, colors: colors))
             .probabilities(width: width, height: height)
-        let insideMean = inside.map { probabilities[$0] }.reduce(0, +) / Float(inside.count)
-        let frameMean = frame.map { probabilities[$0] }.reduce(0, +) / Float(frame.count)
+        return (probabilities, inDisc)
+    }
+
+    /// The mean of `probabilities` over the pixels `selected` picks.
+    private func mean(_ probabilities: [Float], where selected: (Int) -> Bool) -> Float {
+        let values = probabilities.indices.filter(selected).map { probabilities[$0] }
+        return values.reduce(0, +) / Float(values.count)
+    }
+
+    /// The shipped weights on a product shot: a disc on a studio gradient.
+    @Test func shippedNetworkFindsADiscOnAGradient() {
+        let width = 160, height = 120
+        let (probabilities, inDisc) = prior(onDisc: (80, 60, 30), color: [40, 90, 200], width: width, height: height,
+                                            seed: 11) { y in
+            let shade = Float(235 - y / 3)
+            return [shade, shade - 5, shade - 10]
+        }
+        func onFrame(_ index: Int) -> Bool {
+            let x = index % width, y = index / width
+            return x < 8 || y < 8 || x >= width - 8 || y >= height - 8
+        }
+        let insideMean = mean(probabilities) { inDisc[$0] }
+        let frameMean = mean(probabilities) { !inDisc[$0] && onFrame($0) }
         #expect(insideMean > 0.8, "inside the disc: \(insideMean)")
         #expect(frameMean < 0.1, "along the frame: \(frameMean)")
     }
@@ -116,28 +133,14 @@ import Testing
     /// it lies on the disc, not on the corner of backdrop left visible.
     @Test func fillNetworkFindsASubjectFillingThePicture() {
         let width = 240, height = 180
-        var generator = SplitMix64(seed: 5)
-        var inside: [Int] = [], outside: [Int] = []
-        var colors = [SIMD3<Float>](repeating: .zero, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let index = y * width + x
-                let shade = Float(215 - y / 2)
-                var color = SIMD3<Float>(shade - 15, shade - 5, shade + 15)
-                if (x - 100) * (x - 100) + (y - 120) * (y - 120) < 120 * 120 {
-                    color = [200, 120, 40]
-                    inside.append(index)
-                } else {
-                    outside.append(index)
-                }
-                colors[index] = color + SIMD3((0..<3).map { _ in Float(generator.nextUnit() * 6 - 3) })
-            }
+        let (probabilities, inDisc) = prior(onDisc: (100, 120, 120), color: [200, 120, 40], width: width,
+                                            height: height, seed: 5) { y in
+            let shade = Float(215 - y / 2)
+            return [shade - 15, shade - 5, shade + 15]
         }
-        #expect(inside.count * 4 > width * height * 3, "the disc fills the picture")
-        let probabilities = SubjectPrior(WorkingImage(width: width, height: height, colors: colors))
-            .probabilities(width: width, height: height)
-        let insideMean = inside.map { probabilities[$0] }.reduce(0, +) / Float(inside.count)
-        let outsideMean = outside.map { probabilities[$0] }.reduce(0, +) / Float(outside.count)
+        #expect(inDisc.filter { $0 }.count * 4 > width * height * 3, "the disc fills the picture")
+        let insideMean = mean(probabilities) { inDisc[$0] }
+        let outsideMean = mean(probabilities) { !inDisc[$0] }
         #expect(insideMean > 0.7, "inside the disc: \(insideMean)")
         #expect(outsideMean < 0.3, "the backdrop left visible: \(outsideMean)")
     }
