@@ -177,13 +177,28 @@ import Testing
         }
     }
 
+    /// A `width` x `height` mask of runs of `run` pixels along each row, each subject with
+    /// probability `thirds` / 3 (runs longer than a word exercise the labelling's word-wide scan).
+    private func randomMask(width: Int, height: Int, run: Int = 1, thirds: UInt64 = 1) -> ForegroundMask {
+        var generator = SplitMix64(seed: UInt64(width * 100 + height + run))
+        var values: [UInt8] = []
+        for _ in 0..<height {
+            for x in stride(from: 0, to: width, by: run) {
+                let value: UInt8 = generator.next() % 3 < thirds ? 1 : 0
+                values += repeatElement(value, count: min(run, width - x))
+            }
+        }
+        return ForegroundMask(width: width, height: height, values: values)
+    }
+
     /// Run-based labelling against a flood fill: the same regions, numbered in raster
     /// order of their first pixel, with the same sizes and frame contacts.
-    @Test(arguments: [(17, 9, UInt8(1)), (40, 31, UInt8(1)), (40, 31, UInt8(0)), (1, 40, UInt8(1)), (23, 1, UInt8(0))])
-    func regionsMatchAFloodFill(width: Int, height: Int, value: UInt8) {
-        var generator = SplitMix64(seed: UInt64(width * 100 + height))
-        let values = (0..<(width * height)).map { _ in generator.next() % 3 == 0 ? UInt8(1) : 0 }
-        let mask = ForegroundMask(width: width, height: height, values: values)
+    /// Long runs of the value looked for join into one region, so there it is the rarer one.
+    @Test(arguments: [(17, 9, UInt8(1), 1), (40, 31, UInt8(1), 1), (40, 31, UInt8(0), 1), (1, 40, UInt8(1), 1),
+                      (23, 1, UInt8(0), 1), (101, 37, UInt8(1), 13), (101, 37, UInt8(0), 13), (64, 20, UInt8(1), 9)])
+    func regionsMatchAFloodFill(width: Int, height: Int, value: UInt8, run: Int) {
+        let mask = randomMask(width: width, height: height, run: run, thirds: value == 0 && run > 1 ? 2 : 1)
+        let values = mask.values
         var labels = [Int32](repeating: -1, count: values.count)
         var sizes: [Int] = [], touches: [Bool] = []
         for start in values.indices where values[start] == value && labels[start] < 0 {
@@ -240,5 +255,44 @@ import Testing
         #expect(cup.silhouette == cup)
         #expect(cup.spreading(0) == mask([".......", ".......", ".......", "......."]))
         #expect(cup.spreading(1) == mask(["##...##", "###.###", "#######", "#######"]))
+    }
+
+    /// Spreading a value is a 3x3 dilation of it (an erosion of the other, which also
+    /// clears the frame when the value is 0), and filling holes sets every background
+    /// region that touches no edge and is under the limit, checked against their
+    /// definitions on random masks, thin ones included.
+    @Test(arguments: [(1, 1), (1, 9), (9, 1), (2, 2), (37, 23), (64, 17)])
+    func spreadingAndFillingHolesFollowTheirDefinitions(width: Int, height: Int) {
+        for run in [1, 5] {
+            let mask = randomMask(width: width, height: height, run: run)
+            func at(_ x: Int, _ y: Int) -> UInt8 { mask.values[y * width + x] }
+            for value: UInt8 in [0, 1] {
+                var expected = mask.values
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let near = (max(0, y - 1)...min(height - 1, y + 1)).contains { ny in
+                            (max(0, x - 1)...min(width - 1, x + 1)).contains { at($0, ny) == value }
+                        }
+                        let onFrame = x == 0 || y == 0 || x == width - 1 || y == height - 1
+                        if near || (value == 0 && onFrame) { expected[y * width + x] = value }
+                    }
+                }
+                #expect(mask.spreading(value).values == expected, "value \(value), run \(run)")
+            }
+            // Two thirds subject, so the background breaks into holes (pixel by pixel; runs
+            // of background mostly join up with the frame).
+            let dense = randomMask(width: width, height: height, run: run, thirds: 2)
+            let holes = dense.regions(of: 0)
+            for limit in [3.0, .infinity] {
+                let expected = dense.values.indices.map { index -> UInt8 in
+                    let label = Int(holes.labels[index])
+                    guard label >= 0 else { return 1 }
+                    return !holes.touchesFrame[label] && Double(holes.sizes[label]) < limit ? 1 : 0
+                }
+                let filled = dense.fillingHoles(smallerThan: limit).values
+                #expect(filled == expected, "limit \(limit), run \(run)")
+                if run == 1 && width * height > 100 { #expect(filled != dense.values, "the mask has holes to fill") }
+            }
+        }
     }
 }

@@ -21,8 +21,11 @@ struct WorkingImage: Sendable {
         scale = Double(width) / Double(image.width)
         // Width and height are at least 1, so the array never has the shared empty storage.
         colors = [SIMD3<Float>](unsafeUninitializedCapacity: width * height) { colors, initialized in
-            planes.withUnsafeBufferPointer { planes in
-                for i in 0..<(width * height) { colors[i] = SIMD3(planes[i * 4], planes[i * 4 + 1], planes[i * 4 + 2]) }
+            planes.withUnsafeBytes { planes in
+                for i in 0..<(width * height) {
+                    let rgba = planes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
+                    colors[i] = SIMD3(rgba.x, rgba.y, rgba.z)
+                }
             }
             initialized = width * height
         }
