@@ -174,7 +174,8 @@ struct ForegroundMask: Sendable, Equatable {
     func spreading(_ value: UInt8) -> ForegroundMask {
         guard !values.isEmpty else { return self }
         let width = self.width, height = self.height
-        var rows = values, result = values
+        // Both passes write every pixel, so neither starts from a copy of the mask.
+        var rows = [UInt8](repeating: 0, count: values.count), result = rows
         values.withUnsafeBufferPointer { values in
             rows.withUnsafeMutableBufferPointer { rows in
                 // Along the rows: a pixel takes `value` when its left or right neighbour has it.
