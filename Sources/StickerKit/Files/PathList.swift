@@ -8,8 +8,8 @@ import Foundation
 /// and it reported the hand-over as a race.
 ///
 /// The buffer holds at most `capacity` paths: a writer that runs ahead of the batch waits
-/// (its own thread, never the cooperative pool) until the batch takes them, so a list of
-/// millions of paths costs the memory of a thousand. Once the batch stops reading (its
+/// (its own thread, never the cooperative pool) until the batch takes them, so however long the
+/// list, no more than that is read ahead into memory. Once the batch stops reading (its
 /// list and iterator are gone), writers no longer wait and their paths are dropped.
 ///
 ///     let (list, writer) = PathList.make()
