@@ -184,12 +184,14 @@ struct CountingProcessor: PhotoProcessing {
         let folder = Self.photoFolder(count: 1)
         let photo = folder.appendingPathComponent("photo-0.jpg")
         try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent("photo-0.png"))
-        let (list, writer) = PathList.make()
-        writer.add(RawPath(photo.path))
-        writer.add(RawPath(folder.path + "/../" + folder.lastPathComponent + "/photo-0.png"))
-        writer.finish()
+        let pipe = Pipe()
+        let paths = [photo.path, folder.path + "/../" + folder.lastPathComponent + "/photo-0.png"]
+        try pipe.fileHandleForWriting.write(contentsOf: Data(paths.joined(separator: "\n").utf8))
+        try pipe.fileHandleForWriting.close()
+        let list = PathListReader.paths(fileDescriptor: pipe.fileHandleForReading.fileDescriptor, nulSeparated: false)
         var outputs: [String] = []
         for await job in BatchInputs([.pathList(list)]) { outputs.append(job.output) }
+        try pipe.fileHandleForReading.close()   // read to its end by now; kept open until here
         #expect(outputs == ["photo-0.png", "photo-0.png.png"])
     }
 

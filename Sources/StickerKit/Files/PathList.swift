@@ -25,8 +25,9 @@ public struct PathList: AsyncSequence, Sendable {
     private let reader: Reader
     private let arrivals: AsyncStream<Void>
 
-    /// An empty list and the writer that fills it.
-    public static func make() -> (PathList, Writer) {
+    /// An empty list and the writer that fills it. Internal: outside StickerKit, path lists
+    /// come from `PathListReader`, whose thread of its own is the one that may wait.
+    static func make() -> (PathList, Writer) {
         let buffer = PathBuffer()
         // One pending wake-up says all there is to say: whatever is in the buffer.
         let (arrivals, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
@@ -35,16 +36,16 @@ public struct PathList: AsyncSequence, Sendable {
 
     /// Adds paths to the list and ends it. `add` blocks while the buffer is full, so call
     /// it from a thread of its own, not from a task.
-    public struct Writer: Sendable {
+    struct Writer: Sendable {
         fileprivate let buffer: PathBuffer
         fileprivate let arrivals: AsyncStream<Void>.Continuation
 
-        public func add(_ path: RawPath) {
+        func add(_ path: RawPath) {
             buffer.append(path)
             arrivals.yield()
         }
 
-        public func finish() { arrivals.finish() }
+        func finish() { arrivals.finish() }
     }
 
     /// Read it once: a second iterator would find the paths the first took gone.
@@ -102,6 +103,8 @@ private final class PathBuffer: @unchecked Sendable {
     func append(_ path: RawPath) {
         condition.lock()
         defer { condition.unlock() }
+        // A plain thread's wait, not a task's: only `Writer.add` calls this, and writers
+        // are internal: `PathListReader`'s own thread holds one, as do the tests' threads.
         while paths.count >= PathList.capacity && !closed { condition.wait() }
         if !closed { paths.append(path) }
     }
