@@ -4,8 +4,9 @@ import Foundation
 /// Ronneberger, Fischer, Brox 2015, shrunk to 50k weights) that reads the photo squashed
 /// to 96x96, with two coordinate channels, and answers a subject probability on a 48x48
 /// grid. Scripts/train-subject-prior trains it on composites of Tux Paint's stamps (none
-/// of the dev set's or the validation sets'), a quarter of them framed close, and writes
-/// the weights this reads. Too coarse to cut with, it arbitrates between segmentations
+/// of the dev set's or the validation sets'), a quarter of them framed close, and of
+/// synthetic objects (a quarter; Scripts/synthetic_subjects.py), and writes the weights
+/// this reads. Too coarse to cut with, it arbitrates between segmentations
 /// and, when it doubts them all, seeds one more (`SubjectSegmenter`).
 ///
 /// That network has seen subjects up to 60% of the picture, and one that fills it
