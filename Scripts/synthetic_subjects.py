@@ -12,6 +12,7 @@ is an RGBA image whose alpha is the truth.
 """
 import math
 import os
+import random
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
@@ -127,7 +128,6 @@ def synthetic_subject(rng, textures, photos, side=384):
 
 def write_synthetic_subject(cache, index, textures, photos):
     """Synthetic subject number `index` as a PNG file under `cache` (made once); its path."""
-    import random
     os.makedirs(cache, exist_ok=True)
     path = os.path.join(cache, f"synthetic-{index:05d}.png")
     if not os.path.exists(path):
