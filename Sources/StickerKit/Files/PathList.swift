@@ -8,9 +8,10 @@ import Foundation
 /// and it reported the hand-over as a race.
 ///
 /// The buffer holds at most `capacity` paths: a writer that runs ahead of the batch waits
-/// (its own thread, never the cooperative pool) until the batch takes them, so however long the
-/// list, no more than that is read ahead into memory. Once the batch stops reading (its
-/// list and iterator are gone), writers no longer wait and their paths are dropped.
+/// (its own thread, never the cooperative pool) until the batch takes them, so however
+/// long the list, no more than that is read ahead into memory. Once the batch stops
+/// reading (its list and iterator are gone), writers no longer wait and their paths are
+/// dropped.
 ///
 ///     let (list, writer) = PathList.make()
 ///     writer.add(RawPath("photo.jpg"))      // from a thread of its own
@@ -109,6 +110,7 @@ private final class PathBuffer: @unchecked Sendable {
         if !closed { paths.append(path) }
     }
 
+    /// Everything added so far, in order, leaving the buffer empty; wakes waiting writers.
     func takeAll() -> [RawPath] {
         condition.lock()
         defer { condition.unlock() }
