@@ -16,6 +16,9 @@ import Testing
         let added = Atomic(0)
         let finished = Atomic(false)
 
+        var addedCount: Int { added.load(ordering: .sequentiallyConsistent) }
+        var hasFinished: Bool { finished.load(ordering: .sequentiallyConsistent) }
+
         /// Polls `condition` every 10 ms for up to 30 s; whether it came true.
         func eventually(_ condition: (Progress) -> Bool) async throws -> Bool {
             for _ in 0..<3000 {
@@ -48,14 +51,14 @@ import Testing
         let progress = Self.write(names, to: writer, bursts: true)
         if threadRunsAhead {
             // The thread fills the list before the batch asks for any of it, then waits.
-            #expect(try await progress.eventually { $0.added.load(ordering: .sequentiallyConsistent) == PathList.capacity })
+            #expect(try await progress.eventually { $0.addedCount == PathList.capacity })
             try await Task.sleep(for: .milliseconds(100))
-            #expect(progress.added.load(ordering: .sequentiallyConsistent) == PathList.capacity)
+            #expect(progress.addedCount == PathList.capacity)
         }
         var received: [String] = []
         for await path in list { received.append(path.display) }
         #expect(received == names)
-        #expect(try await progress.eventually { $0.finished.load(ordering: .sequentiallyConsistent) })
+        #expect(try await progress.eventually { $0.hasFinished })
     }
 
     @Test func aWriterStopsWaitingWhenNobodyReads() async throws {
@@ -71,7 +74,7 @@ import Testing
             }
             #expect(received == Array(names.prefix(10)))
         }
-        #expect(try await progress.eventually { $0.finished.load(ordering: .sequentiallyConsistent) })
-        #expect(progress.added.load(ordering: .sequentiallyConsistent) == names.count)
+        #expect(try await progress.eventually { $0.hasFinished })
+        #expect(progress.addedCount == names.count)
     }
 }
