@@ -36,7 +36,7 @@ public struct CommandRunner: Sendable {
         process.executableURL = executable
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
-        merged["XDG_CACHE_HOME"] = FileManager.default.temporaryDirectory.appendingPathComponent("stickerize-test-cache").path
+        merged["XDG_CACHE_HOME"] = TestFiles.processFolder.appendingPathComponent("cache").path
         for (key, value) in environment { merged[key] = value }
         process.environment = merged
         if let directory { process.currentDirectoryURL = directory }

@@ -4,10 +4,24 @@ import StickerKit
 
 /// Files and folders for tests: temporary folders, JPEG encoding, mask comparisons.
 public enum TestFiles {
-    /// A fresh, empty temporary folder.
+    /// The folder this test process keeps its temporary files in, removed with everything
+    /// in it when the process exits, so that a run of the suite leaves nothing behind in
+    /// the system's temporary folder (before, each run left a few hundred folders there).
+    public static let processFolder: URL = {
+        let url = processFolderURL()
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestFiles.processFolderURL()) }
+        return url
+    }()
+
+    /// Where `processFolder` is: named by the process ID, so concurrent runs do not meet.
+    private static func processFolderURL() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("stickerize-tests-\(getpid())")
+    }
+
+    /// A fresh, empty temporary folder inside `processFolder`.
     public static func temporaryFolder(_ name: String = "test") -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("stickerize-\(name)-\(UUID().uuidString)")
+        let url = processFolder.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
