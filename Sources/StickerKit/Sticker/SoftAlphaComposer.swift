@@ -12,6 +12,18 @@
 /// error from 0.0114 to 0.0112 (seeds 1-12, shipped and two perturbed copies; the dev set
 /// 0.0222 -> 0.0219).
 enum SoftAlphaComposer {
+    /// How far the guided filter's window and the matting band reach from the mask's
+    /// outline, in pixels of the mask (at least 2 output pixels, 3 for the band): the
+    /// refined mask, scaled up and thresholded, lies within about a pixel of the photo's
+    /// edge, so the filter only has to move it that far; a wider window fits q = a I + b
+    /// over more of the background's texture and blurs the edge. Over the validation sets
+    /// (seeds 1-4 / 5-12, shipped inputs and two perturbed copies), 1.5 (before version 42)
+    /// scored 0.9200 / 0.9022 mIoU and MAE 0.0097 / 0.0124; 1, 0.75 and 0.5 all scored
+    /// 0.9205-0.9206 / 0.9030, MAE 0.0094 / 0.0121-0.0122, as most photos then reach the
+    /// 2-pixel floor. The dev set 0.913 / 0.906 / 0.917 -> 0.914 / 0.907 / 0.918, 11 -> 12
+    /// passes (a race car cut by the frame 0.899 -> 0.901).
+    static let reach: Double = 0.75
+
     static func compose(_ image: RGBAImage, mask: ForegroundMask, maskScale: Double, layout: CropLayout) -> RGBAImage {
         let width = layout.outputWidth, height = layout.outputHeight
         var pixels = opaqueColors(of: image, layout: layout)
@@ -22,9 +34,9 @@ enum SoftAlphaComposer {
             Resampler.resample($0, width: mask.width, height: mask.height, channels: 1, region: maskRegion,
                                width: width, height: height)
         }
-        // One working pixel spans this many output pixels; the filter must reach across it.
+        // One mask pixel spans this many output pixels; the filter reaches `reach` of it.
         let span = layout.scale / maskScale
-        let radius = max(2, Int((span * 1.5).rounded(.up)))
+        let radius = max(2, Int((span * reach).rounded(.up)))
         let subsampling = max(1, radius / 2)
         let grid = LowResolutionGrid(width: width, height: height, subsampling: subsampling)
         let lowColors = grid.shrink(pixels, channels: 4)
