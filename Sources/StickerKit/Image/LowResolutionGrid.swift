@@ -66,6 +66,24 @@ struct LowResolutionGrid: Sendable {
     /// `plane` (`channels` interleaved, full size; floats or bytes): the mean of each block.
     /// Each block's sum adds its pixels row by row, left to right.
     func shrink<Sample: ResampleSample>(_ plane: [Sample], channels: Int = 1) -> [Float] {
+        // One pixel per block: the means are the samples themselves, the same floats.
+        if subsampling == 1 {
+            return [Float](unsafeUninitializedCapacity: count * channels) { means, initialized in
+                plane.withUnsafeBufferPointer { plane in
+                    var index = 0
+                    while index + 8 <= means.count {
+                        UnsafeMutableRawPointer(means.baseAddress! + index)
+                            .storeBytes(of: Sample.eight(plane, at: index), as: SIMD8<Float>.self)
+                        index += 8
+                    }
+                    while index < means.count {
+                        means[index] = plane[index].sampleValue
+                        index += 1
+                    }
+                }
+                initialized = count * channels
+            }
+        }
         var sums = [Float](repeating: 0, count: count * channels)
         sums.withUnsafeMutableBufferPointer { sums in
             plane.withUnsafeBufferPointer { plane in
