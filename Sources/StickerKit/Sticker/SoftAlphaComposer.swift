@@ -39,8 +39,10 @@ enum SoftAlphaComposer {
         let radius = max(2, Int((span * reach).rounded(.up)))
         let subsampling = max(1, radius / 2)
         let grid = LowResolutionGrid(width: width, height: height, subsampling: subsampling)
-        let lowColors = grid.shrink(pixels, channels: 4)
-        let lowGuide = lowColors.withUnsafeBufferPointer { low in (0..<grid.count).map { luminance(low, $0) } }
+        // The guide: the luminance of each block's mean colour; with one pixel per block,
+        // straight from the bytes (the same floats, without a float copy of the colours).
+        let lowGuide = subsampling == 1 ? luminances(of: pixels)
+            : grid.shrink(pixels, channels: 4).withUnsafeBufferPointer { low in (0..<grid.count).map { luminance(low, $0) } }
         let (slope, offset) = GuidedFilter(radius: max(1, radius / subsampling), epsilon: 1e-3)
             .coefficients(mask: grid.shrink(coarse), guide: lowGuide, width: grid.lowWidth, height: grid.lowHeight)
         let coefficients = zip(slope, offset).map { SIMD2($0, $1) }
@@ -128,6 +130,20 @@ enum SoftAlphaComposer {
         let scaled = rgba * SIMD4(1, 1, 1, 255)
         let byte = { (value: Float) in UInt8(min(255, max(0, value)) + 0.5) }
         return SIMD4(byte(scaled.x), byte(scaled.y), byte(scaled.z), byte(scaled.w))
+    }
+
+    /// The guide at full size: the luminance of every pixel of RGBA `bytes`.
+    private static func luminances(of bytes: [UInt8]) -> [Float] {
+        let count = bytes.count / 4
+        return [Float](unsafeUninitializedCapacity: count) { guide, initialized in
+            bytes.withUnsafeBufferPointer { bytes in
+                for i in 0..<count {
+                    let pixel = UInt8.four(bytes, at: i * 4)
+                    guide[i] = luminance(SIMD3(pixel.x, pixel.y, pixel.z))
+                }
+            }
+            initialized = count
+        }
     }
 
     /// The guide: Rec. 601 luminance, 0-1, of pixel `i` of 4 interleaved channels.
