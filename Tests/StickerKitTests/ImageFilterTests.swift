@@ -135,6 +135,17 @@ import Testing
         #expect(abs(grid.tap(0, 0).sample(linear).x - (1.5 + 15)) < 1e-4)   // clamped at the edge
     }
 
+    /// With one pixel per block, `shrink` takes its own path: the means are the samples,
+    /// bytes and floats alike, also in the tail past the last eight.
+    @Test func gridOfOnePixelPerBlockShrinksToTheSamplesThemselves() {
+        let width = 5, height = 3   // 15 samples, 60 RGBA bytes: both end off a multiple of 8
+        let grid = LowResolutionGrid(width: width, height: height, subsampling: 1)
+        let floats = (0..<(width * height)).map { Float($0) * 0.37 - 2 }
+        #expect(grid.shrink(floats) == floats)
+        let bytes = (0..<(width * height * 4)).map { UInt8(($0 * 53) % 256) }
+        #expect(grid.shrink(bytes, channels: 4) == bytes.map { Float($0) })
+    }
+
     /// Bytes out of the resampler are the float output clamped and rounded, in the RGBA
     /// path and the general one, shrinking and enlarging.
     @Test(arguments: [(4, 37, 23, 19), (4, 37, 23, 61), (1, 37, 23, 19), (1, 37, 23, 61)])
