@@ -153,4 +153,30 @@ import Testing
         #expect(total > 0.3)
         #expect(steps.max()! < total / 5)
     }
+
+    /// Costs within a window are the window's part of the whole picture's, to the bit: lit,
+    /// shadowed and locally weighted, with rows that end inside a block of eight.
+    @Test func costsWithinAWindowAreTheWholePicturesThere() {
+        let width = 37, height = 21
+        var generator = SplitMix64(seed: 4)
+        let features = (0..<(width * height)).map { index -> SIMD4<Float> in
+            let base: SIMD4<Float> = index % width < 20 ? [170, 130, 90, 5] : [40, 60, 30, 20]
+            return base + SIMD4(Float(generator.nextUnit()) * 30, Float(generator.nextUnit()) * 30,
+                                Float(generator.nextUnit()) * 30, Float(generator.nextUnit()) * 8)
+        }
+        let model = features.withUnsafeBufferPointer {
+            FeatureMixtureModel(features: $0, samples: (0..<Int32(features.count)).map { $0 }, count: 3)
+        }
+        let local = LocalComponentWeights(width: width, height: height) { Float($0 % width) / Float(width) }
+        for rect in [PixelRect(x: 3, y: 2, width: 13, height: 9), PixelRect(x: 24, y: 12, width: 13, height: 9)] {
+            let window = PixelWindow(rect, pictureWidth: width, pictureHeight: height)
+            features.withUnsafeBufferPointer { features in
+                #expect(model.costs(features, within: window) == window.crop(model.costs(features)))
+                #expect(model.costs(features, allowingShadow: .backdropInCIELAB, within: window)
+                        == window.crop(model.costs(features, allowingShadow: .backdropInCIELAB)))
+                #expect(model.costs(features, allowingShadow: .backdropInCIELAB, weightedBy: local, within: window)
+                        == window.crop(model.costs(features, allowingShadow: .backdropInCIELAB, weightedBy: local)))
+            }
+        }
+    }
 }

@@ -118,35 +118,53 @@ struct FeatureMixtureModel: Sendable {
     ///
     /// With `local`, the features are a picture's pixels in row-major order, and each
     /// component's weight near a pixel is its local one (`LocalComponentWeights`).
+    /// With `window`, the features are a picture's pixels and only the window's costs are
+    /// returned (row-major in it): the same values as its part of the whole picture's.
     func costs(_ features: UnsafeBufferPointer<SIMD4<Float>>, allowingShadow shadow: Shadow? = nil,
-               weightedBy local: LocalComponentWeights? = nil) -> [Float] {
-        guard let shadow else { return costs(features, density: LitDensity(), local: local) }
+               weightedBy local: LocalComponentWeights? = nil, within window: PixelWindow? = nil) -> [Float] {
+        guard let shadow else { return costs(features, density: LitDensity(), local: local, window: window) }
         return costs(features, density: ShadowedDensity(deepest: SIMD8(repeating: shadow.deepest),
-                                                        penalty: SIMD8(repeating: shadow.penalty)), local: local)
+                                                        penalty: SIMD8(repeating: shadow.penalty)),
+                     local: local, window: window)
     }
 
     /// The costs with `local`'s weights when given (and there are components to weigh
     /// against each other), else with the global ones.
     private func costs<Density: ComponentDensity>(_ features: UnsafeBufferPointer<SIMD4<Float>>, density: Density,
-                                                  local: LocalComponentWeights?) -> [Float] {
-        guard let local, components.count > 1 else { return costs(features, density: density) }
-        return locallyWeightedCosts(features, density: density, local: local)
+                                                  local: LocalComponentWeights?, window: PixelWindow?) -> [Float] {
+        guard let local, components.count > 1 else { return costs(features, density: density, window: window) }
+        return locallyWeightedCosts(features, density: density, local: local, window: window)
+    }
+
+    /// Calls `body` with each run of `features` the costs cover (the whole picture, or each
+    /// of `window`'s rows), the run's first picture index and its first index in the costs.
+    @inline(__always)
+    private static func forEachRun(of features: UnsafeBufferPointer<SIMD4<Float>>, within window: PixelWindow?,
+                                   _ body: (UnsafeBufferPointer<SIMD4<Float>>, Int, Int) -> Void) {
+        guard let window else { return body(features, 0, 0) }
+        for y in 0..<window.rect.height {
+            let first = window.pictureIndex(x: 0, y: y)
+            body(UnsafeBufferPointer(rebasing: features[first..<(first + window.rect.width)]), first, y * window.rect.width)
+        }
     }
 
     /// The mixture's costs with each component's log-density given by `density` (a
     /// generic, so each kind of density gets a loop of its own with the density inlined).
     private func costs<Density: ComponentDensity>(_ features: UnsafeBufferPointer<SIMD4<Float>>,
-                                                  density: Density) -> [Float] {
-        var costs = [Float](repeating: .infinity, count: features.count)
+                                                  density: Density, window: PixelWindow?) -> [Float] {
+        var costs = [Float](repeating: .infinity, count: window?.count ?? features.count)
         guard !components.isEmpty, !features.isEmpty else { return costs }
         let parameters = components.map(ComponentLanes.init)
         costs.withUnsafeMutableBufferPointer { costs in
             withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: parameters.count) { densities in
-                for start in stride(from: 0, to: features.count, by: 8) {
-                    let eight = ColorLanes(features, from: start)
-                    for k in parameters.indices { densities[k] = density.of(eight, parameters[k]) }
-                    FeatureMixtureModel.store(FeatureMixtureModel.negativeLogSum(UnsafeBufferPointer(densities)),
-                                              into: costs, at: start)
+                FeatureMixtureModel.forEachRun(of: features, within: window) { run, _, first in
+                    let target = UnsafeMutableBufferPointer(rebasing: costs[first..<(first + run.count)])
+                    for start in stride(from: 0, to: run.count, by: 8) {
+                        let eight = ColorLanes(run, from: start)
+                        for k in parameters.indices { densities[k] = density.of(eight, parameters[k]) }
+                        FeatureMixtureModel.store(FeatureMixtureModel.negativeLogSum(UnsafeBufferPointer(densities)),
+                                                  into: target, at: start)
+                    }
                 }
             }
         }
@@ -158,7 +176,8 @@ struct FeatureMixtureModel: Sendable {
     /// pixel's log-densities get its log-weight offsets (interpolated between the cells')
     /// before they are summed.
     private func locallyWeightedCosts<Density: ComponentDensity>(_ features: UnsafeBufferPointer<SIMD4<Float>>,
-                                                                 density: Density, local: LocalComponentWeights) -> [Float] {
+                                                                 density: Density, local: LocalComponentWeights,
+                                                                 window: PixelWindow?) -> [Float] {
         precondition(features.count == local.width * local.height)
         let parameters = components.map(ComponentLanes.init)
         let count = parameters.count
@@ -178,23 +197,37 @@ struct FeatureMixtureModel: Sendable {
         let offsets = local.pixelOffsets(local.logWeightOffsets(nearest: nearest, globalWeights: components.map(\.weight)),
                                          components: count)
         let plane = local.planeStride
-        var costs = [Float](repeating: 0, count: features.count)
+        var costs = [Float](repeating: 0, count: window?.count ?? features.count)
         costs.withUnsafeMutableBufferPointer { costs in
-            offsets.withUnsafeBytes { offsets in
+            offsets.withUnsafeBufferPointer { offsets in
                 withUnsafeTemporaryAllocation(of: SIMD8<Float>.self, capacity: count) { densities in
-                    for start in stride(from: 0, to: features.count, by: 8) {
-                        let eight = ColorLanes(features, from: start)
-                        for k in 0..<count {
-                            let offset = offsets.loadUnaligned(fromByteOffset: (k * plane + start) * 4, as: SIMD8<Float>.self)
-                            densities[k] = density.of(eight, parameters[k]) + offset
+                    FeatureMixtureModel.forEachRun(of: features, within: window) { run, pixel, first in
+                        let target = UnsafeMutableBufferPointer(rebasing: costs[first..<(first + run.count)])
+                        for start in stride(from: 0, to: run.count, by: 8) {
+                            let eight = ColorLanes(run, from: start)
+                            for k in 0..<count {
+                                let offset = FeatureMixtureModel.eight(offsets, at: k * plane + pixel + start,
+                                                                       valid: run.count - start)
+                                densities[k] = density.of(eight, parameters[k]) + offset
+                            }
+                            FeatureMixtureModel.store(FeatureMixtureModel.negativeLogSum(UnsafeBufferPointer(densities)),
+                                                      into: target, at: start)
                         }
-                        FeatureMixtureModel.store(FeatureMixtureModel.negativeLogSum(UnsafeBufferPointer(densities)),
-                                                  into: costs, at: start)
                     }
                 }
             }
         }
         return costs
+    }
+
+    /// Eight values from `index` on, of which the first `valid` are read (the rest repeat the
+    /// last one read), so a short run's last block never reads past its plane.
+    @inline(__always)
+    private static func eight(_ values: UnsafeBufferPointer<Float>, at index: Int, valid: Int) -> SIMD8<Float> {
+        guard valid < 8 else { return UnsafeRawPointer(values.baseAddress! + index).loadUnaligned(as: SIMD8<Float>.self) }
+        var lanes = SIMD8<Float>()
+        for lane in 0..<8 { lanes[lane] = values[index + min(lane, valid - 1)] }
+        return lanes
     }
 
     /// -log of the sum over components of exp(`densities`), eight pixels at a time, with
