@@ -157,7 +157,7 @@ struct CountingProcessor: PhotoProcessing {
         #expect(summary.failedCount == 1 && summary.computedCount == 2)
         let failure = events.compactMap { if case .failed(let item) = $0 { item } else { nil } }.first
         #expect(failure?.source.hasSuffix("broken.jpg") == true)
-        #expect(failure?.error == "not a PNG, JPEG or WebP image")
+        #expect(failure?.error == "not a PNG, JPEG, WebP or HEIC image")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("broken.png").path))
     }
 
