@@ -25,11 +25,20 @@ struct CountingProcessor: PhotoProcessing {
 
     var fingerprint: String { inner.fingerprint }
 
+    /// Ends its count before returning, so the pipeline never starts the next photo while
+    /// this one still counts as running (a deferred `Task { await end() }` could run late
+    /// and count a fourth photo at once under `jobs: 3` on a loaded machine).
     func process(_ data: Data) async throws -> ProcessedPhoto {
         await counter.begin()
-        defer { Task { await counter.end() } }
-        try await Task.sleep(for: delay)
-        return try await inner.process(data)
+        do {
+            try await Task.sleep(for: delay)
+            let photo = try await inner.process(data)
+            await counter.end()
+            return photo
+        } catch {
+            await counter.end()
+            throw error
+        }
     }
 }
 
