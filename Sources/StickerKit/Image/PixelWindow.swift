@@ -26,21 +26,15 @@ struct PixelWindow: Sendable {
     func pictureIndex(x: Int, y: Int) -> Int { (rect.y + y) * pictureWidth + rect.x + x }
 
     /// The window's part of `values` (one per picture pixel), row-major.
-    func crop<Value>(_ values: UnsafeBufferPointer<Value>) -> [Value] {
-        precondition(values.count == pictureWidth * pictureHeight, "one value per picture pixel")
-        return [Value](unsafeUninitializedCapacity: count) { cropped, initialized in
-            for y in 0..<rect.height {
-                let start = pictureIndex(x: 0, y: y)
-                _ = UnsafeMutableBufferPointer(rebasing: cropped[(y * rect.width)..<((y + 1) * rect.width)])
-                    .initialize(from: UnsafeBufferPointer(rebasing: values[start..<(start + rect.width)]))
-            }
-            initialized = count
-        }
-    }
-
-    /// The window's part of `values` (one per picture pixel), row-major.
     func crop<Value>(_ values: [Value]) -> [Value] {
-        values.withUnsafeBufferPointer { crop($0) }
+        precondition(values.count == pictureWidth * pictureHeight, "one value per picture pixel")
+        var cropped: [Value] = []
+        cropped.reserveCapacity(count)
+        for y in 0..<rect.height {
+            let start = pictureIndex(x: 0, y: y)
+            cropped.append(contentsOf: values[start..<(start + rect.width)])
+        }
+        return cropped
     }
 
     /// A picture-sized array holding `values` (the window's, row-major) inside the window
