@@ -18,7 +18,7 @@ enum WeightedKMeans {
 
     static func cluster(_ samples: LabSamples, count: Int, maximumIterations: Int) -> [Cluster] {
         let seeds = KMeansSeeding.greedyBinned(samples.colors, weights: samples.weights, count: count)
-        return refine(samples, centers: seeds, maximumIterations: maximumIterations).0
+        return refine(samples, centers: seeds, maximumIterations: maximumIterations)
     }
 
     /// Centres that all move less than this (CIELAB units) in an iteration have settled:
@@ -26,38 +26,48 @@ enum WeightedKMeans {
     /// after the palette has stopped changing visibly.
     static let settledShift: Float = 0.1
 
-    /// Lloyd iterations until no assignment changes or the centres settle; returns the
-    /// clusters and their error.
+    /// Lloyd iterations until no assignment changes or the centres settle.
     /// The assignment step runs over eight samples at a time (`ColorLanes`); sums are then
     /// added in sample order, so the result is the plain loop's, bit for bit.
     static func refine(_ samples: LabSamples, centers initial: [SIMD3<Float>],
-                       maximumIterations: Int) -> ([Cluster], Float) {
+                       maximumIterations: Int) -> [Cluster] {
         var centers = initial
         let lanes = ColorLanes.blocks(of: samples.colors)
         var assignment = [Int](repeating: -1, count: samples.colors.count)
-        var error: Float = 0
         for _ in 0..<maximumIterations {
             var changed = false
-            var sums = [SIMD3<Float>](repeating: .zero, count: centers.count)
+            // Four lanes, the fourth ignored: SIMD3 arithmetic shuffles to keep its fourth lane.
+            var sums = [SIMD4<Float>](repeating: .zero, count: centers.count)
             var weights = [Float](repeating: 0, count: centers.count)
-            error = 0
-            for block in lanes.indices {
-                let (nearest, distances) = lanes[block].nearest(centers)
-                for lane in 0..<min(8, samples.colors.count - block * 8) {
-                    let index = block * 8 + lane, k = Int(nearest[lane])
-                    if assignment[index] != k {
-                        assignment[index] = k
-                        changed = true
+            // Flat loops over the buffers: the same sums in the same order, without the
+            // arrays' per-access checks.
+            sums.withUnsafeMutableBufferPointer { sums in
+                weights.withUnsafeMutableBufferPointer { weights in
+                    assignment.withUnsafeMutableBufferPointer { assignment in
+                        samples.colors.withUnsafeBytes { colors in
+                            samples.weights.withUnsafeBufferPointer { sampleWeights in
+                                for block in lanes.indices {
+                                    let nearest = lanes[block].nearest(centers)
+                                    for lane in 0..<min(8, sampleWeights.count &- block &* 8) {
+                                        let index = block &* 8 &+ lane, k = Int(nearest[lane])
+                                        if assignment[index] != k {
+                                            assignment[index] = k
+                                            changed = true
+                                        }
+                                        let w = sampleWeights[index]
+                                        sums[k] += colors.loadUnaligned(fromByteOffset: index &* 16, as: SIMD4<Float>.self) * w
+                                        weights[k] += w
+                                    }
+                                }
+                            }
+                        }
                     }
-                    let w = samples.weights[index]
-                    sums[k] += samples.colors[index] * w
-                    weights[k] += w
-                    error += distances[lane] * w
                 }
             }
             var largestShift: Float = 0   // squared
             for k in centers.indices where weights[k] > 0 {
-                let moved = sums[k] / weights[k], shift = moved - centers[k]
+                let sum = SIMD3(sums[k].x, sums[k].y, sums[k].z)
+                let moved = sum / weights[k], shift = moved - centers[k]
                 largestShift = max(largestShift, (shift * shift).sum())
                 centers[k] = moved
             }
@@ -66,6 +76,6 @@ enum WeightedKMeans {
         var totals = [Float](repeating: 0, count: centers.count)
         for (index, k) in assignment.enumerated() where k >= 0 { totals[k] += samples.weights[index] }
         let clusters = centers.indices.filter { totals[$0] > 0 }.map { Cluster(center: centers[$0], weight: totals[$0]) }
-        return (clusters, error)
+        return clusters
     }
 }

@@ -50,11 +50,11 @@ struct ColorLanes {
         }
     }
 
-    /// Per lane, the first nearest of `centers` (colours: the fourth channel is ignored)
-    /// and its squared distance, exactly as a scalar loop with `(d * d).sum()` (which adds
-    /// x and y first) and a strict `<` finds them.
+    /// Per lane, the first nearest of `centers` (colours: the fourth channel is ignored),
+    /// exactly as a scalar loop with `(d * d).sum()` (which adds x and y first) and a
+    /// strict `<` finds it.
     @inline(__always)
-    func nearest(_ centers: [SIMD3<Float>]) -> (SIMD8<Int32>, SIMD8<Float>) {
+    func nearest(_ centers: [SIMD3<Float>]) -> SIMD8<Int32> {
         var best = SIMD8<Float>(repeating: .infinity)
         var nearest = SIMD8<Int32>()
         for (k, center) in centers.enumerated() {
@@ -64,7 +64,7 @@ struct ColorLanes {
             best = best.replacing(with: distance, where: closer)
             nearest = nearest.replacing(with: Int32(k), where: closer)
         }
-        return (nearest, best)
+        return nearest
     }
 
     /// Per lane, the first nearest of `centers` over all four channels.
