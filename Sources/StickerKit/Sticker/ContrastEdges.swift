@@ -87,7 +87,9 @@ struct ContrastEdges: Sendable {
         // Forward edge d of a pixel goes to (x + dx[d], y + dy[d]): right, down, down-right, down-left.
         let dx = [1, 0, 1, -1], dy = [0, 1, 1, 1]
         for wy in 0..<rect.height {
-            for wx in 0..<rect.width where wx == 0 || wy == 0 || wx == rect.width - 1 || wy == rect.height - 1 {
+            // Only the window's own frame has neighbours outside it.
+            let onEdgeRow = wy == 0 || wy == rect.height - 1
+            for wx in stride(from: 0, to: rect.width, by: onEdgeRow ? 1 : max(1, rect.width - 1)) {
                 let x = rect.x + wx, y = rect.y + wy, index = wy * rect.width + wx
                 for d in 0..<4 {
                     // The pixel's own forward edge, and the one a neighbour behind it has to it.
