@@ -82,7 +82,9 @@ struct ContrastEdges: Sendable {
         let rect = window.rect
         var inner = window.crop(forward)
         var boundary = [Int32](repeating: 0, count: window.count)
-        func inside(_ x: Int, _ y: Int) -> Bool { x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height }
+        func inside(_ x: Int, _ y: Int) -> Bool {
+            x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height
+        }
         func inPicture(_ x: Int, _ y: Int) -> Bool { x >= 0 && x < width && y >= 0 && y < height }
         // Forward edge d of a pixel goes to (x + dx[d], y + dy[d]): right, down, down-right, down-left.
         let dx = [1, 0, 1, -1], dy = [0, 1, 1, 1]

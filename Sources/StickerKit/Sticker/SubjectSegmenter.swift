@@ -27,8 +27,8 @@ import Foundation
 /// The models are fitted over the whole image, but the cuts run within a window around
 /// the coarse subject, everything outside held as background (`refinementMargin`), unless
 /// the subject then reaches the window's side. Their smoothness is lower, so parts one or
-/// two pixels wide (legs, stems, spokes) survive them; the second re-fits the models to the first's finer labels, which brings
-/// back ragged outlines the coarse level rounded off. In them the background's model
+/// two pixels wide (legs, stems, spokes) survive them; the second re-fits the models to
+/// the first's finer labels, which brings back ragged outlines the coarse level rounded off. In them the background's model
 /// may also explain a pixel as background in shadow (`refinementShadow`), so a soft
 /// drop shadow hugging the subject is cut away, and the subject's model also learns the
 /// colours of the small holes the subject encloses (`refinementHoleShare`), so dark
@@ -374,7 +374,8 @@ package struct SubjectSegmenter: Sendable {
     private func rounds(_ features: [SIMD4<Float>], from labels: [UInt8], inBand: [Bool], graph: GridMaxFlow,
                         atMost iterations: Int, settlingWithin tolerance: Float, trimmingSubject: Bool,
                         learningHolesBelow holeShare: Double, shadow: FeatureMixtureModel.Shadow?,
-                        backgroundWeightedBy local: LocalComponentWeights? = nil, within window: CutWindow? = nil) throws -> [UInt8] {
+                        backgroundWeightedBy local: LocalComponentWeights? = nil,
+                        within window: CutWindow? = nil) throws -> [UInt8] {
         var labels = labels
         for _ in 0..<iterations {
             try Task.checkCancellation()
@@ -460,7 +461,8 @@ package struct SubjectSegmenter: Sendable {
         var subjectSamples = SubjectSegmenter.indices(of: learnt, count: learntArea) { $0 == 1 }
         let preferences = features.withUnsafeBufferPointer { features in
             let background = FeatureMixtureModel(features: features, samples: backgroundSamples, count: components)
-            let backgroundCosts = background.costs(features, allowingShadow: shadow, weightedBy: local, within: window?.pixels)
+            let backgroundCosts = background.costs(features, allowingShadow: shadow, weightedBy: local,
+                                                   within: window?.pixels)
             if trimmingSubject {
                 let threshold = OrderStatistic.kthSmallest(backgroundSamples.map { backgroundCosts[Int($0)] },
                                                            Int(Float(backgroundSamples.count) * subjectTrim))
@@ -522,7 +524,8 @@ package struct SubjectSegmenter: Sendable {
         let x0 = max(0, bounds.minX - margin), y0 = max(0, bounds.minY - margin)
         let x1 = min(width, bounds.maxX + 1 + margin), y1 = min(height, bounds.maxY + 1 + margin)
         guard (x1 - x0) * (y1 - y0) * 10 < width * height * 9 else { return nil }
-        return PixelWindow(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), pictureWidth: width, pictureHeight: height)
+        return PixelWindow(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
+                           pictureWidth: width, pictureHeight: height)
     }
 
     /// The indices, in order, of the `count` pixels whose label `isWanted` accepts.
