@@ -36,28 +36,25 @@ enum WeightedKMeans {
         var assignment = [Int](repeating: -1, count: samples.colors.count)
         for _ in 0..<maximumIterations {
             var changed = false
-            // Four lanes, the fourth ignored: SIMD3 arithmetic shuffles to keep its fourth lane.
+            // Per cluster the weighted colour sum and, in the fourth lane, the summed weight:
+            // each sample adds (colour, 1) x weight, the same sums in the same order as
+            // separate colour and weight sums, in one vector without SIMD3's shuffles.
             var sums = [SIMD4<Float>](repeating: .zero, count: centers.count)
-            var weights = [Float](repeating: 0, count: centers.count)
-            // Flat loops over the buffers: the same sums in the same order, without the
-            // arrays' per-access checks.
             sums.withUnsafeMutableBufferPointer { sums in
-                weights.withUnsafeMutableBufferPointer { weights in
-                    assignment.withUnsafeMutableBufferPointer { assignment in
-                        samples.colors.withUnsafeBytes { colors in
-                            samples.weights.withUnsafeBufferPointer { sampleWeights in
-                                for block in lanes.indices {
-                                    let nearest = lanes[block].nearest(centers)
-                                    for lane in 0..<min(8, sampleWeights.count &- block &* 8) {
-                                        let index = block &* 8 &+ lane, k = Int(nearest[lane])
-                                        if assignment[index] != k {
-                                            assignment[index] = k
-                                            changed = true
-                                        }
-                                        let w = sampleWeights[index]
-                                        sums[k] += colors.loadUnaligned(fromByteOffset: index &* 16, as: SIMD4<Float>.self) * w
-                                        weights[k] += w
+                assignment.withUnsafeMutableBufferPointer { assignment in
+                    samples.colors.withUnsafeBytes { colors in
+                        samples.weights.withUnsafeBufferPointer { weights in
+                            for block in lanes.indices {
+                                let nearest = lanes[block].nearest(centers)
+                                for lane in 0..<min(8, weights.count &- block &* 8) {
+                                    let index = block &* 8 &+ lane, k = Int(nearest[lane])
+                                    if assignment[index] != k {
+                                        assignment[index] = k
+                                        changed = true
                                     }
+                                    var color = colors.loadUnaligned(fromByteOffset: index &* 16, as: SIMD4<Float>.self)
+                                    color.w = 1
+                                    sums[k] += color * weights[index]
                                 }
                             }
                         }
@@ -65,9 +62,8 @@ enum WeightedKMeans {
                 }
             }
             var largestShift: Float = 0   // squared
-            for k in centers.indices where weights[k] > 0 {
-                let sum = SIMD3(sums[k].x, sums[k].y, sums[k].z)
-                let moved = sum / weights[k], shift = moved - centers[k]
+            for k in centers.indices where sums[k].w > 0 {
+                let moved = SIMD3(sums[k].x, sums[k].y, sums[k].z) / sums[k].w, shift = moved - centers[k]
                 largestShift = max(largestShift, (shift * shift).sum())
                 centers[k] = moved
             }
@@ -75,7 +71,6 @@ enum WeightedKMeans {
         }
         var totals = [Float](repeating: 0, count: centers.count)
         for (index, k) in assignment.enumerated() where k >= 0 { totals[k] += samples.weights[index] }
-        let clusters = centers.indices.filter { totals[$0] > 0 }.map { Cluster(center: centers[$0], weight: totals[$0]) }
-        return clusters
+        return centers.indices.filter { totals[$0] > 0 }.map { Cluster(center: centers[$0], weight: totals[$0]) }
     }
 }
