@@ -23,7 +23,7 @@ enum DryRun {
         }
         let total = counts.values.reduce(0, +), failed = counts[.failed] ?? 0
         if !options.quiet {
-            StandardError.write("\(total) photos: \(counts[.new] ?? 0) new, \(counts[.cached] ?? 0) cached, "
+            StandardError.write("\(photoCount(total)): \(counts[.new] ?? 0) new, \(counts[.cached] ?? 0) cached, "
                                 + "\(failed) unreadable (dry run: nothing written)\n")
         }
         if Task.isCancelled { return .interrupted }

@@ -47,7 +47,7 @@ final class ProgressReporter {
         clearStatus()
         guard !quiet else { return }
         let seconds = (clock.now - start).milliseconds / 1000
-        var line = "\(summary.finishedCount) photos: \(summary.computedCount) new, \(summary.cachedCount) cached, "
+        var line = "\(photoCount(summary.finishedCount)): \(summary.computedCount) new, \(summary.cachedCount) cached, "
             + "\(summary.failedCount) failed in " + String(format: "%.2f s", seconds)
         if summary.wasCancelled { line += " (interrupted)" }
         StandardError.write(line + "\n")

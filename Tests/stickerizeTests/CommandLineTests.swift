@@ -96,6 +96,16 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub dir/new\nline.png").path))
     }
 
+    @Test func theSummaryCountsOnePhotoInTheSingular() throws {
+        let photos = Self.photos(1)
+        let out = TestFiles.temporaryFolder("cli-out")
+        let dryRun = try runner.run([photos.path, "--out", out.path, "--no-cache", "--list"])
+        #expect(dryRun.standardError == "1 photo: 1 new, 0 cached, 0 unreadable (dry run: nothing written)\n")
+        let result = try runner.run([photos.path, "--out", out.path, "--no-cache"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("1 photo: 1 new, 0 cached, 0 failed in "), "\(result.standardError)")
+    }
+
     @Test func aCorruptFileAmongGoodOnesExitsOne() throws {
         let photos = Self.photos(3)
         let good = try Data(contentsOf: photos.appendingPathComponent("p001.jpg"))
