@@ -1,5 +1,6 @@
 // PNG decode and encode over libpng, with every libpng error caught here (setjmp).
 #include "CImageCodecs.h"
+#include "png_fast_reader.h"
 #include "png_fast_writer.h"
 #include "shim_message.h"
 
@@ -20,6 +21,7 @@ struct cic_png_decoder {
     /// Palette images are read as indices and expanded here, so that an index past the
     /// palette is an error rather than the black libpng would silently substitute.
     int palette_entries;       ///< 0 when the image is not a palette image
+    int fast_channels;         ///< 3 or 4 when `cic_png_read_fast` reads the pixels, else 0
     int excess_data;           ///< set when compressed data continues past the image
     uint8_t palette[256][4];   ///< RGBA, alpha from tRNS
     char error[CIC_MESSAGE_CAPACITY];
@@ -83,9 +85,9 @@ cic_status cic_png_open(const uint8_t *data, size_t length, uint64_t max_pixels,
     png_read_info(decoder->png, decoder->info);
 
     png_uint_32 width = 0, height = 0;
-    int bit_depth = 0, color_type = 0;
+    int bit_depth = 0, color_type = 0, interlace_method = 0;
     png_get_IHDR(decoder->png, decoder->info, &width, &height, &bit_depth, &color_type,
-                 NULL, NULL, NULL);
+                 &interlace_method, NULL, NULL);
     header->source_width = width;
     header->source_height = height;
     if (max_pixels > 0 && (uint64_t)width * height > max_pixels) {
@@ -105,6 +107,8 @@ cic_status cic_png_open(const uint8_t *data, size_t length, uint64_t max_pixels,
     int has_trns = png_get_valid(decoder->png, decoder->info, PNG_INFO_tRNS) != 0;
     header->has_alpha = has_trns || (color_type & PNG_COLOR_MASK_ALPHA) != 0;
     header->bit_depth = bit_depth;
+    decoder->fast_channels = cic_png_fast_channels(bit_depth, color_type, interlace_method, has_trns);
+    header->read_padding = decoder->fast_channels != 0 ? (uint32_t)cic_png_fast_padding(height) : 0;
 
     // Every colour type and depth becomes RGBA8: low-bit grey -> 8 bits, tRNS -> alpha,
     // 16 -> 8 bits (rounded), grey -> RGB, opaque alpha added when absent. Palette images
@@ -154,6 +158,10 @@ cic_status cic_png_open(const uint8_t *data, size_t length, uint64_t max_pixels,
 cic_status cic_png_read(cic_png_decoder *decoder, uint8_t *rgba,
                         char *message, size_t message_capacity) {
     if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
+    if (decoder->fast_channels != 0) {
+        return cic_png_read_fast(decoder->data, decoder->length, decoder->width, decoder->height,
+                                 decoder->fast_channels, rgba, message, message_capacity);
+    }
     decoder->rows = malloc(sizeof(png_bytep) * (size_t)decoder->height);
     if (decoder->rows == NULL) return CIC_ERR_OUT_OF_MEMORY;
     size_t pixels = (size_t)decoder->width * decoder->height;

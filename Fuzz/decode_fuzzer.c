@@ -29,7 +29,7 @@ static void decode_png(const uint8_t *data, size_t size) {
     memset(&header, 0, sizeof header);
     if (cic_png_open(data, size, fuzz_pixel_budget, &decoder, &header, message, sizeof message) == CIC_OK) {
         if ((uint64_t)header.width * header.height > fuzz_pixel_budget) abort();
-        uint8_t *pixels = malloc((size_t)header.width * header.height * 4);
+        uint8_t *pixels = malloc((size_t)header.width * header.height * 4 + header.read_padding);
         if (pixels != NULL) {
             cic_png_read(decoder, pixels, message, sizeof message);
             free(pixels);

@@ -44,6 +44,7 @@ typedef struct {
     uint32_t orientation;      ///< EXIF orientation 1-8 applied; 1 when none
     int32_t has_alpha;         ///< 1 when the file carries alpha (an alpha channel or tRNS)
     int32_t bit_depth;         ///< bits per sample as stored
+    uint32_t read_padding;     ///< bytes the read needs past width * height * 4 in its buffer
 } cic_header;
 
 typedef struct cic_png_decoder cic_png_decoder;
@@ -53,7 +54,8 @@ typedef struct cic_jpeg_decoder cic_jpeg_decoder;
 cic_status cic_png_open(const uint8_t *data, size_t length, uint64_t max_pixels,
                         cic_png_decoder **decoder, cic_header *header,
                         char *message, size_t message_capacity);
-/// Decodes every pixel as RGBA8 into `rgba` (header.width * header.height * 4 bytes).
+/// Decodes every pixel as RGBA8 into `rgba` (header.width * header.height * 4 bytes, and
+/// header.read_padding bytes of scratch after them, whose contents are then undefined).
 cic_status cic_png_read(cic_png_decoder *decoder, uint8_t *rgba,
                         char *message, size_t message_capacity);
 void cic_png_close(cic_png_decoder *decoder);

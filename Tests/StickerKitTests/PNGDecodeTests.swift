@@ -80,6 +80,80 @@ import TestSupport
         #expect(try ImageDecoder.decode(interlaced.encode()).image == ImageDecoder.decode(plain.encode()).image)
     }
 
+    /// Samples of a 37x23 image: every third row a gradient (ties in Paeth's predictor),
+    /// the others pseudo-random bytes.
+    private func varied(_ type: TestPNGWriter.ColorType) -> [Int] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        return (0..<(37 * 23 * type.channels)).map { index in
+            let pixel = index / type.channels
+            if (pixel / 37) % 3 == 0 { return (pixel % 37 * 7 + index % type.channels * 40) % 256 }
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 56)
+        }
+    }
+
+    /// 8-bit RGB and RGBA are read by the fast reader (libdeflate and our own unfiltering):
+    /// every filter type, alone and mixed row by row, over image data split across chunks.
+    @Test(arguments: [TestPNGWriter.ColorType.rgb, .rgba], [[UInt8(0)], [1], [2], [3], [4], [4, 0, 1, 2, 3, 4, 3, 2, 1]])
+    func everyRowFilterIsUndone(type: TestPNGWriter.ColorType, filters: [UInt8]) throws {
+        let values = varied(type)
+        var writer = TestPNGWriter(width: 37, height: 23, colorType: type, bitDepth: 8, samples: values)
+        writer.filters = filters
+        writer.chunkSize = 97
+        let decoded = try ImageDecoder.decode(writer.encode())
+        #expect(decoded.image.width == 37 && decoded.image.height == 23)
+        let expected = (0..<(37 * 23)).flatMap { pixel -> [UInt8] in
+            let samples = values[(pixel * type.channels)..<((pixel + 1) * type.channels)].map { UInt8($0) }
+            return type == .rgb ? samples + [255] : samples
+        }
+        #expect(decoded.image.pixels == expected)
+    }
+
+    /// The image data must be one run of IDAT chunks, each with its CRC, inflating to exactly
+    /// the rows the header declares, each of a defined filter type, and be followed by IEND.
+    @Test func malformedImageDataIsAClearError() throws {
+        var writer = TestPNGWriter(width: 37, height: 23, colorType: .rgb, bitDepth: 8, samples: varied(.rgb))
+        writer.chunkSize = 700
+        let png = writer.encode()
+        #expect(try ImageDecoder.decode(png).image.width == 37)
+        func message(_ data: Data) -> String? {
+            (#expect(throws: CodecError.self) { try ImageDecoder.decode(data) })?.description
+        }
+        let split = HostileFiles.png(png) { chunks in
+            var chunks = chunks
+            chunks.insert((type: "tEXt", payload: Data("Comment\u{0}between".utf8)), at: 2)
+            return chunks
+        }
+        #expect(message(split)?.contains("goes on past the 37x23 pixels") == true)
+        let trailing = HostileFiles.png(png) { chunks in
+            var chunks = chunks
+            let last = chunks.lastIndex { $0.type == "IDAT" }!
+            chunks[last].payload.append(contentsOf: [1, 2, 3])
+            return chunks
+        }
+        #expect(message(trailing)?.contains("goes on past the 37x23 pixels") == true)
+        let cut = HostileFiles.png(png) { chunks in
+            var chunks = chunks
+            chunks.remove(at: chunks.lastIndex { $0.type == "IDAT" }!)
+            return chunks
+        }
+        #expect(message(cut)?.hasPrefix("corrupt image") == true)
+        let critical = HostileFiles.png(png) { chunks in
+            var chunks = chunks
+            chunks.insert((type: "XYZW", payload: Data([1])), at: chunks.count - 1)
+            return chunks
+        }
+        #expect(message(critical)?.contains("XYZW: critical chunk after the image data") == true)
+        let noEnd = HostileFiles.png(png) { chunks in chunks.filter { $0.type != "IEND" } }
+        #expect(message(noEnd)?.contains("file is truncated") == true)
+        var badFilter = writer
+        badFilter.filters = [0, 5]
+        #expect(message(badFilter.encode())?.contains("bad adaptive filter value") == true)
+        var badCRC = png
+        badCRC[8 + 25 + 8 + 100] ^= 0x10   // inside the first IDAT's payload
+        #expect(message(badCRC)?.contains("IDAT: CRC error") == true)
+    }
+
     @Test func encodeRoundTripIsExact() throws {
         let pixels = (0..<(17 * 9 * 4)).map { UInt8(($0 * 13) % 256) }
         let image = RGBAImage(width: 17, height: 9, pixels: pixels)

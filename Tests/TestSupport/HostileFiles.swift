@@ -66,8 +66,15 @@ public enum HostileFiles {
 
     /// `png` with its IDAT chunks removed.
     public static func pngWithoutImageData(from png: Data) -> Data {
+        self.png(png) { chunks in chunks.filter { $0.type != "IDAT" } }
+    }
+
+    /// `png` with its chunks (type and payload, in order) passed through `edit` and written
+    /// again with fresh CRCs: a chunk slipped between two of the image data's, a payload
+    /// cut short or run on.
+    public static func png(_ png: Data, editingChunks edit: ([(type: String, payload: Data)]) -> [(type: String, payload: Data)]) -> Data {
         var data = pngSignature
-        for chunk in PNGChunks(png).chunks where chunk.type != "IDAT" { data.appendChunk(chunk.type, chunk.payload) }
+        for chunk in edit(PNGChunks(png).chunks) { data.appendChunk(chunk.type, chunk.payload) }
         return data
     }
 

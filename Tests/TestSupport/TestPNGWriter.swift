@@ -1,8 +1,9 @@
 import Foundation
 
-/// Writes PNG files of any colour type and bit depth, optionally Adam7-interlaced, so the
-/// decoder can be checked against known samples. Uses zlib "stored" (uncompressed) deflate
-/// blocks, which need no compression library.
+/// Writes PNG files of any colour type and bit depth, optionally Adam7-interlaced, with any
+/// of the five row filters and the image data split over several chunks, so the decoder
+/// can be checked against known samples. Uses zlib "stored" (uncompressed) deflate blocks,
+/// which need no compression library.
 public struct TestPNGWriter {
     public enum ColorType: UInt8, Sendable {
         case grey = 0, rgb = 2, palette = 3, greyAlpha = 4, rgba = 6
@@ -27,6 +28,11 @@ public struct TestPNGWriter {
     /// tRNS payload: palette alphas, or one grey / RGB sample value that is transparent.
     public var transparency: [UInt8]?
     public var interlaced = false
+    /// The filter type of each row in turn, repeated (PNG's 0 None, 1 Sub, 2 Up, 3 Average,
+    /// 4 Paeth; others are written as given, for a decoder to refuse). Not interlaced only.
+    public var filters: [UInt8] = [0]
+    /// At most this many bytes of image data per IDAT chunk; nil writes one chunk.
+    public var chunkSize: Int?
 
     public init(width: Int, height: Int, colorType: ColorType, bitDepth: Int, samples: [Int],
                 palette: [(UInt8, UInt8, UInt8)] = [], transparency: [UInt8]? = nil, interlaced: Bool = false) {
@@ -51,13 +57,51 @@ public struct TestPNGWriter {
             data.appendChunk("PLTE", Data(palette.flatMap { [$0.0, $0.1, $0.2] }))
         }
         if let transparency { data.appendChunk("tRNS", Data(transparency)) }
-        data.appendChunk("IDAT", TestPNGWriter.zlibStored(scanlines()))
+        let compressed = TestPNGWriter.zlibStored(scanlines())
+        let size = chunkSize ?? compressed.count
+        for start in stride(from: 0, to: compressed.count, by: size) {
+            data.appendChunk("IDAT", compressed.subdata(in: start..<min(compressed.count, start + size)))
+        }
         data.appendChunk("IEND", Data())
         return data
     }
 
-    /// Filter-type-0 scanlines, per Adam7 pass when interlaced.
+    /// The scanlines, each after its filter type byte (`filters`), per Adam7 pass when
+    /// interlaced (then all of type 0).
     private func scanlines() -> [UInt8] {
+        guard !interlaced else { return unfilteredScanlines() }
+        let rowBytes = (width * colorType.channels * bitDepth + 7) / 8
+        let bytesPerPixel = max(1, colorType.channels * bitDepth / 8)
+        let plain = unfilteredScanlines()
+        var bytes: [UInt8] = []
+        var above = [UInt8](repeating: 0, count: rowBytes)
+        for y in 0..<height {
+            let row = Array(plain[(y * (rowBytes + 1) + 1)..<((y + 1) * (rowBytes + 1))])
+            let filter = filters[y % filters.count]
+            bytes.append(filter)
+            for i in 0..<rowBytes {
+                let left = i >= bytesPerPixel ? Int(row[i - bytesPerPixel]) : 0
+                let up = Int(above[i]), upperLeft = i >= bytesPerPixel ? Int(above[i - bytesPerPixel]) : 0
+                let predicted: Int
+                switch filter {
+                case 1: predicted = left
+                case 2: predicted = up
+                case 3: predicted = (left + up) / 2
+                case 4:
+                    let estimate = left + up - upperLeft
+                    let (toLeft, toUp, toUpperLeft) = (abs(estimate - left), abs(estimate - up), abs(estimate - upperLeft))
+                    predicted = toLeft <= toUp && toLeft <= toUpperLeft ? left : toUp <= toUpperLeft ? up : upperLeft
+                default: predicted = 0
+                }
+                bytes.append(UInt8(truncatingIfNeeded: Int(row[i]) - predicted))
+            }
+            above = row
+        }
+        return bytes
+    }
+
+    /// Filter-type-0 scanlines, per Adam7 pass when interlaced.
+    private func unfilteredScanlines() -> [UInt8] {
         let passes: [(x0: Int, y0: Int, dx: Int, dy: Int)] = interlaced
             ? [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
             : [(0, 0, 1, 1)]

@@ -85,7 +85,8 @@ public enum ImageDecoder {
         .tooManyPixels(width: Int(header.source_width), height: Int(header.source_height), limit: options.maxPixels)
     }
 
-    /// Allocates the RGBA buffer the header asks for and lets the shim fill it.
+    /// Allocates the RGBA buffer the header asks for (with the scratch bytes it asks for
+    /// after the pixels, left out of the image) and lets the shim fill it.
     private static func readPixels(
         _ header: cic_header,
         _ read: (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<CChar>, Int) -> cic_status
@@ -94,7 +95,7 @@ public enum ImageDecoder {
         let (count, overflow) = (width * height).multipliedReportingOverflow(by: 4)
         guard !overflow, count > 0 else { throw .corrupt(reason: "image has no pixels") }
         var failure: CodecError?
-        let pixels = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        let pixels = [UInt8](unsafeUninitializedCapacity: count + Int(header.read_padding)) { buffer, initialized in
             let result = Result { () throws(CodecError) in
                 try CodecStatus.check { message, capacity in read(buffer.baseAddress!, message, capacity) }
             }
