@@ -34,7 +34,8 @@ struct png_chunk {
 };
 
 /// The chunk at `*offset`, which is then moved past it. Fails (with the reason in
-/// `message`) when the file ends inside the chunk or its length is out of PNG's range.
+/// `message`) when the file ends inside the chunk, its length is out of PNG's range or its
+/// type is not four ASCII letters (as libpng does; a message then never holds raw bytes).
 static cic_status read_chunk(const uint8_t *data, size_t length, size_t *offset, struct png_chunk *chunk,
                              char *message, size_t message_capacity) {
     if (length - *offset < 12) {
@@ -51,6 +52,13 @@ static cic_status read_chunk(const uint8_t *data, size_t length, size_t *offset,
         return CIC_ERR_CORRUPT;
     }
     chunk->type = data + *offset + 4;
+    for (int i = 0; i < 4; i++) {
+        uint8_t letter = chunk->type[i] | 0x20;   // lower case
+        if (letter < 'a' || letter > 'z') {
+            cic_set_message(message, message_capacity, "invalid chunk type");
+            return CIC_ERR_CORRUPT;
+        }
+    }
     chunk->payload = chunk->type + 4;
     chunk->length = payload_length;
     *offset += 12 + (size_t)payload_length;

@@ -144,6 +144,12 @@ import TestSupport
             return chunks
         }
         #expect(message(critical)?.contains("XYZW: critical chunk after the image data") == true)
+        let unnamed = HostileFiles.png(png) { chunks in
+            var chunks = chunks
+            chunks.insert((type: "a\u{0}\nb", payload: Data([1])), at: chunks.count - 1)
+            return chunks
+        }
+        #expect(message(unnamed)?.contains("invalid chunk type") == true)
         let noEnd = HostileFiles.png(png) { chunks in chunks.filter { $0.type != "IEND" } }
         #expect(message(noEnd)?.contains("file is truncated") == true)
         var badFilter = writer
