@@ -45,8 +45,13 @@ struct cic_jpeg_decoder {
     struct jpeg_error_trap trap;
     uint32_t orientation;
     int cmyk_inverted;  // Adobe CMYK/YCCK stores inverted ink values
-    JSAMPLE *row;
+    JSAMPLE *rows;      // a batch of decoded rows on their way to their upright place
 };
+
+/// Rows decoded per batch when they must be moved (an orientation, or CMYK): when the
+/// orientation turns rows into columns, a column's 16 pixels from one batch are 64 bytes
+/// in a row of the result, one cache line, instead of 16 lines touched a pixel each.
+#define CIC_JPEG_BATCH 16
 
 // ---------------------------------------------------------------------- EXIF orientation
 
@@ -161,40 +166,40 @@ cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels
     return CIC_OK;
 }
 
-/// Where stored pixel (x, y) of a w x h image lands in the upright image, per EXIF.
-static inline size_t oriented_index(uint32_t orientation, uint32_t x, uint32_t y,
-                                    uint32_t w, uint32_t h) {
-    switch (orientation) {
-    case 2: return (size_t)y * w + (w - 1 - x);
-    case 3: return (size_t)(h - 1 - y) * w + (w - 1 - x);
-    case 4: return (size_t)(h - 1 - y) * w + x;
-    case 5: return (size_t)x * h + y;
-    case 6: return (size_t)x * h + (h - 1 - y);
-    case 7: return (size_t)(w - 1 - x) * h + (h - 1 - y);
-    case 8: return (size_t)(w - 1 - x) * h + y;
-    default: return (size_t)y * w + x;
+/// Moves `count` decoded rows (RGBA or CMYK, from stored row `first`) to their upright
+/// place in `rgba`, per EXIF. Every orientation puts stored pixel (x, y) at index
+/// origin + x * step_x + y * step_y of the upright image, so the loop needs no switch.
+static void store_rows(struct cic_jpeg_decoder *decoder, const JSAMPLE *rows, uint32_t first, uint32_t count,
+                       uint8_t *rgba) {
+    ptrdiff_t w = decoder->cinfo.output_width, h = decoder->cinfo.output_height;
+    ptrdiff_t origin = 0, step_x = 1, step_y = w;
+    switch (decoder->orientation) {
+    case 2: origin = w - 1; step_x = -1; step_y = w; break;
+    case 3: origin = (h - 1) * w + w - 1; step_x = -1; step_y = -w; break;
+    case 4: origin = (h - 1) * w; step_x = 1; step_y = -w; break;
+    case 5: origin = 0; step_x = h; step_y = 1; break;
+    case 6: origin = h - 1; step_x = h; step_y = -1; break;
+    case 7: origin = (w - 1) * h + h - 1; step_x = -h; step_y = -1; break;
+    case 8: origin = (w - 1) * h; step_x = -h; step_y = 1; break;
+    default: break;
     }
-}
-
-/// Converts one decoded scanline (RGBA or CMYK) to RGBA8 pixels in their upright place.
-static void store_row(struct cic_jpeg_decoder *decoder, const JSAMPLE *row, uint32_t y,
-                      uint8_t *rgba) {
-    uint32_t w = decoder->cinfo.output_width, h = decoder->cinfo.output_height;
     int cmyk = decoder->cinfo.out_color_space == JCS_CMYK;
-    for (uint32_t x = 0; x < w; x++) {
-        const JSAMPLE *s = row + (size_t)x * 4;
-        uint8_t *d = rgba + oriented_index(decoder->orientation, x, y, w, h) * 4;
-        if (cmyk) {
-            unsigned c = s[0], m = s[1], ye = s[2], k = s[3];
-            if (!decoder->cmyk_inverted) {
-                c = 255 - c; m = 255 - m; ye = 255 - ye; k = 255 - k;
+    for (ptrdiff_t x = 0; x < w; x++) {
+        for (uint32_t r = 0; r < count; r++) {
+            const JSAMPLE *s = rows + ((size_t)r * (size_t)w + (size_t)x) * 4;
+            uint8_t *d = rgba + (origin + x * step_x + (ptrdiff_t)(first + r) * step_y) * 4;
+            if (cmyk) {
+                unsigned c = s[0], m = s[1], ye = s[2], k = s[3];
+                if (!decoder->cmyk_inverted) {
+                    c = 255 - c; m = 255 - m; ye = 255 - ye; k = 255 - k;
+                }
+                d[0] = (uint8_t)((c * k + 127) / 255);
+                d[1] = (uint8_t)((m * k + 127) / 255);
+                d[2] = (uint8_t)((ye * k + 127) / 255);
+                d[3] = 255;
+            } else {
+                memcpy(d, s, 4);
             }
-            d[0] = (uint8_t)((c * k + 127) / 255);
-            d[1] = (uint8_t)((m * k + 127) / 255);
-            d[2] = (uint8_t)((ye * k + 127) / 255);
-            d[3] = 255;
-        } else {
-            memcpy(d, s, 4);
         }
     }
 }
@@ -209,18 +214,31 @@ cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
     }
     jpeg_start_decompress(cinfo);
     int direct = decoder->orientation == 1 && cinfo->out_color_space == JCS_EXT_RGBA;
-    if (!direct && decoder->row == NULL) {
-        decoder->row = malloc((size_t)cinfo->output_width * 4);
-        if (decoder->row == NULL) return CIC_ERR_OUT_OF_MEMORY;
+    size_t row_bytes = (size_t)cinfo->output_width * 4;
+    if (!direct && decoder->rows == NULL) {
+        decoder->rows = malloc(row_bytes * CIC_JPEG_BATCH);
+        if (decoder->rows == NULL) return CIC_ERR_OUT_OF_MEMORY;
     }
     while (cinfo->output_scanline < cinfo->output_height) {
         uint32_t y = cinfo->output_scanline;
-        JSAMPROW target = direct ? rgba + (size_t)y * cinfo->output_width * 4 : decoder->row;
-        if (jpeg_read_scanlines(cinfo, &target, 1) != 1) {
-            cic_set_message(message, message_capacity, "JPEG data ended early");
-            return CIC_ERR_CORRUPT;
+        if (direct) {
+            JSAMPROW target = rgba + (size_t)y * row_bytes;
+            if (jpeg_read_scanlines(cinfo, &target, 1) != 1) {
+                cic_set_message(message, message_capacity, "JPEG data ended early");
+                return CIC_ERR_CORRUPT;
+            }
+            continue;
         }
-        if (!direct) store_row(decoder, decoder->row, y, rgba);
+        uint32_t count = 0;
+        while (count < CIC_JPEG_BATCH && cinfo->output_scanline < cinfo->output_height) {
+            JSAMPROW target = decoder->rows + count * row_bytes;
+            if (jpeg_read_scanlines(cinfo, &target, 1) != 1) {
+                cic_set_message(message, message_capacity, "JPEG data ended early");
+                return CIC_ERR_CORRUPT;
+            }
+            count += 1;
+        }
+        store_rows(decoder, decoder->rows, y, count, rgba);
     }
     jpeg_finish_decompress(cinfo);
     return CIC_OK;
@@ -229,7 +247,7 @@ cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
 void cic_jpeg_close(cic_jpeg_decoder *decoder) {
     if (decoder == NULL) return;
     jpeg_destroy_decompress(&decoder->cinfo);
-    free(decoder->row);
+    free(decoder->rows);
     free(decoder);
 }
 

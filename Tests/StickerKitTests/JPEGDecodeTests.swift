@@ -75,6 +75,41 @@ import TestSupport
         let ignored = try ImageDecoder.decode(TestFiles.jpeg(stored, orientation: UInt32(orientation)),
                                               options: DecodeOptions(appliesOrientation: false))
         #expect(ignored.image.width == stored.width)
+        // Exactly: the same decoded pixels, each moved to its upright place (stored rows go
+        // through in batches; 37 is not a multiple of the batch).
+        let odd = Self.stored(quadrants(width: 53, height: 37), orientation: orientation)
+        let data = TestFiles.jpeg(odd, orientation: UInt32(orientation))
+        let plain = try ImageDecoder.decode(data, options: DecodeOptions(appliesOrientation: false)).image
+        #expect(try ImageDecoder.decode(data).image == Self.upright(plain, orientation: orientation))
+    }
+
+    /// `stored` displayed under `orientation`: each stored pixel at its upright place.
+    static func upright(_ stored: RGBAImage, orientation: Int) -> RGBAImage {
+        let sw = stored.width, sh = stored.height
+        let w = orientation >= 5 ? sh : sw
+        var pixels = [UInt8](repeating: 0, count: sw * sh * 4)
+        for y in 0..<sh {
+            for x in 0..<sw {
+                let (u, v) = uprightPlace(x, y, width: sw, height: sh, orientation: orientation)
+                for c in 0..<4 { pixels[(v * w + u) * 4 + c] = stored.pixels[(y * sw + x) * 4 + c] }
+            }
+        }
+        return RGBAImage(width: w, height: sw * sh / w, pixels: pixels)
+    }
+
+    /// Where stored pixel (x, y) of a `width` x `height` image lands upright, per the EXIF
+    /// definitions.
+    static func uprightPlace(_ x: Int, _ y: Int, width sw: Int, height sh: Int, orientation: Int) -> (Int, Int) {
+        switch orientation {
+        case 2: (sw - 1 - x, y)
+        case 3: (sw - 1 - x, sh - 1 - y)
+        case 4: (x, sh - 1 - y)
+        case 5: (y, x)
+        case 6: (sh - 1 - y, x)
+        case 7: (sh - 1 - y, sw - 1 - x)
+        case 8: (y, sw - 1 - x)
+        default: (x, y)
+        }
     }
 
     /// The stored image whose display under `orientation` is `upright`.
@@ -85,18 +120,7 @@ import TestSupport
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
         for y in 0..<sh {
             for x in 0..<sw {
-                // Where stored (x, y) lands upright, per the EXIF definitions.
-                let (u, v): (Int, Int)
-                switch orientation {
-                case 2: (u, v) = (sw - 1 - x, y)
-                case 3: (u, v) = (sw - 1 - x, sh - 1 - y)
-                case 4: (u, v) = (x, sh - 1 - y)
-                case 5: (u, v) = (y, x)
-                case 6: (u, v) = (sh - 1 - y, x)
-                case 7: (u, v) = (sh - 1 - y, sw - 1 - x)
-                case 8: (u, v) = (y, sw - 1 - x)
-                default: (u, v) = (x, y)
-                }
+                let (u, v) = uprightPlace(x, y, width: sw, height: sh, orientation: orientation)
                 for c in 0..<4 { pixels[(y * sw + x) * 4 + c] = upright.pixels[(v * w + u) * 4 + c] }
             }
         }
