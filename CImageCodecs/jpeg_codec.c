@@ -219,26 +219,20 @@ cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
         decoder->rows = malloc(row_bytes * CIC_JPEG_BATCH);
         if (decoder->rows == NULL) return CIC_ERR_OUT_OF_MEMORY;
     }
+    uint32_t batched = 0;   // rows waiting in decoder->rows to be moved
     while (cinfo->output_scanline < cinfo->output_height) {
         uint32_t y = cinfo->output_scanline;
-        if (direct) {
-            JSAMPROW target = rgba + (size_t)y * row_bytes;
-            if (jpeg_read_scanlines(cinfo, &target, 1) != 1) {
-                cic_set_message(message, message_capacity, "JPEG data ended early");
-                return CIC_ERR_CORRUPT;
-            }
-            continue;
+        JSAMPROW target = direct ? rgba + (size_t)y * row_bytes : decoder->rows + batched * row_bytes;
+        if (jpeg_read_scanlines(cinfo, &target, 1) != 1) {
+            cic_set_message(message, message_capacity, "JPEG data ended early");
+            return CIC_ERR_CORRUPT;
         }
-        uint32_t count = 0;
-        while (count < CIC_JPEG_BATCH && cinfo->output_scanline < cinfo->output_height) {
-            JSAMPROW target = decoder->rows + count * row_bytes;
-            if (jpeg_read_scanlines(cinfo, &target, 1) != 1) {
-                cic_set_message(message, message_capacity, "JPEG data ended early");
-                return CIC_ERR_CORRUPT;
-            }
-            count += 1;
+        if (direct) continue;
+        batched += 1;
+        if (batched == CIC_JPEG_BATCH || cinfo->output_scanline == cinfo->output_height) {
+            store_rows(decoder, decoder->rows, y + 1 - batched, batched, rgba);
+            batched = 0;
         }
-        store_rows(decoder, decoder->rows, y, count, rgba);
     }
     jpeg_finish_decompress(cinfo);
     return CIC_OK;
