@@ -1,4 +1,5 @@
-// PNG decode and encode over libpng, with every libpng error caught here (setjmp).
+// PNG decode and encode over libpng, with every libpng error caught here (setjmp); the image
+// data of 8-bit RGB and RGBA PNGs that are not interlaced is read by png_fast_reader.c.
 #include "CImageCodecs.h"
 #include "png_fast_reader.h"
 #include "png_fast_writer.h"
