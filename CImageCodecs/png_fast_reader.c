@@ -69,7 +69,7 @@ static int chunk_is(const struct png_chunk *chunk, const char *type) { return me
 
 /// Whether the chunk's CRC (over its type and payload) is the one stored after it.
 static int crc_matches(const struct png_chunk *chunk) {
-    uint32_t crc = libdeflate_crc32(0, chunk->type, 4 + (size_t)chunk->length);
+    uint32_t crc = cic_crc32(chunk->type, 4 + (size_t)chunk->length);
     return crc == big_endian32(chunk->payload + chunk->length);
 }
 
