@@ -51,6 +51,26 @@ import Testing
         }
     }
 
+    /// Planes filtered side by side come out as the same floats, lane for lane, as each
+    /// filtered alone (which the guided filter and the matting rely on for their bytes);
+    /// heights that are and are not multiples of four rows.
+    @Test(arguments: [(1, 17, 9), (2, 40, 32), (3, 7, 13), (6, 23, 50)])
+    func planesSideBySideMatchEachPlaneAlone(radius: Int, width: Int, height: Int) {
+        var generator = SplitMix64(seed: UInt64(radius * 7 + height))
+        let planes = (0..<4).map { _ in (0..<(width * height)).map { _ in Float(generator.next() % 100_000) / 977 } }
+        let four = BoxFilter.mean((0..<(width * height)).map { SIMD4(planes[0][$0], planes[1][$0], planes[2][$0], planes[3][$0]) },
+                                  width: width, height: height, radius: radius)
+        let two = BoxFilter.mean((0..<(width * height)).map { SIMD2(planes[0][$0], planes[1][$0]) },
+                                 width: width, height: height, radius: radius)
+        for lane in 0..<4 {
+            let alone = BoxFilter.mean(planes[lane], width: width, height: height, radius: radius)
+            #expect(alone.indices.allSatisfy { four[$0][lane].bitPattern == alone[$0].bitPattern }, "lane \(lane) of four")
+            if lane < 2 {
+                #expect(alone.indices.allSatisfy { two[$0][lane].bitPattern == alone[$0].bitPattern }, "lane \(lane) of two")
+            }
+        }
+    }
+
     @Test(arguments: [(0, 5, 4), (1, 17, 9), (2, 40, 31), (2, 3, 2), (4, 23, 50)])
     func minimumMatchesAWindowScan(radius: Int, width: Int, height: Int) {
         var generator = SplitMix64(seed: UInt64(radius * 100 + width))

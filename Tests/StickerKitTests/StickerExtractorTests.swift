@@ -239,7 +239,7 @@ import TestSupport
         let alpha = TestFiles.fullFrameAlpha(sticker, width: width, height: height)
         // Pixels with no stroke pixel within 5 px: a square window's mean of the strokes is 0.
         let reach = 5
-        let near = BoxFilter.mean(mask.map { $0 > 0 ? 1 : 0 }, width: width, height: height, radius: reach)
+        let near = BoxFilter.mean(mask.map { $0 > 0 ? Float(1) : 0 }, width: width, height: height, radius: reach)
         let far = near.indices.filter { near[$0] == 0 }
         let glowing = far.filter { alpha[$0] > 0 }
         #expect(far.count > 500_000)

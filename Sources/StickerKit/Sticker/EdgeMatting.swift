@@ -101,13 +101,7 @@ private struct LocalMeans {
     /// `blocks` holds, per grid block, the means of weight x R, G, B and the mean weight.
     init(_ blocks: [SIMD4<Float>], grid: LowResolutionGrid, radius: Int) {
         self.grid = grid
-        var planes = [SIMD4<Float>](repeating: .zero, count: blocks.count)
-        for channel in 0..<4 {
-            let mean = BoxFilter.mean(blocks.map { $0[channel] }, width: grid.lowWidth, height: grid.lowHeight,
-                                      radius: max(1, radius / grid.subsampling))
-            for i in 0..<grid.count { planes[i][channel] = mean[i] }
-        }
-        self.planes = planes
+        planes = BoxFilter.mean(blocks, width: grid.lowWidth, height: grid.lowHeight, radius: max(1, radius / grid.subsampling))
     }
 
     /// The mean colour around (x, y), or nil where the window holds no weight.

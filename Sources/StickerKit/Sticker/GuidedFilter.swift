@@ -13,28 +13,20 @@ struct GuidedFilter: Sendable {
     /// Regularisation: larger values smooth more and follow the guide less.
     var epsilon: Float
 
-    /// The window means of the per-window linear coefficients a (`slope`) and b (`offset`).
-    func coefficients(mask: [Float], guide: [Float], width: Int, height: Int) -> (slope: [Float], offset: [Float]) {
-        let count = mask.count
-        var guideSquared = [Float](repeating: 0, count: count)
-        var product = [Float](repeating: 0, count: count)
-        for i in 0..<count {
-            guideSquared[i] = guide[i] * guide[i]
-            product[i] = guide[i] * mask[i]
+    /// The window means of the per-window linear coefficients: a (the slope) in each
+    /// result's x, b (the offset) in its y. The four window means the coefficients come
+    /// from (of I, of the mask p, of I^2 and of I p) are taken in one pass, as the lanes of
+    /// one plane, and so are the two means of a and b.
+    func coefficients(mask: [Float], guide: [Float], width: Int, height: Int) -> [SIMD2<Float>] {
+        let terms = (0..<mask.count).map { i in SIMD4(guide[i], mask[i], guide[i] * guide[i], guide[i] * mask[i]) }
+        let means = BoxFilter.mean(terms, width: width, height: height, radius: radius)
+        let linear = means.map { mean in
+            let (meanGuide, meanMask, meanSquared, meanProduct) = (mean.x, mean.y, mean.z, mean.w)
+            let variance = meanSquared - meanGuide * meanGuide
+            let covariance = meanProduct - meanGuide * meanMask
+            let slope = covariance / (variance + epsilon)
+            return SIMD2(slope, meanMask - slope * meanGuide)
         }
-        let meanGuide = BoxFilter.mean(guide, width: width, height: height, radius: radius)
-        let meanMask = BoxFilter.mean(mask, width: width, height: height, radius: radius)
-        let meanSquared = BoxFilter.mean(guideSquared, width: width, height: height, radius: radius)
-        let meanProduct = BoxFilter.mean(product, width: width, height: height, radius: radius)
-        var slope = [Float](repeating: 0, count: count)
-        var offset = [Float](repeating: 0, count: count)
-        for i in 0..<count {
-            let variance = meanSquared[i] - meanGuide[i] * meanGuide[i]
-            let covariance = meanProduct[i] - meanGuide[i] * meanMask[i]
-            slope[i] = covariance / (variance + epsilon)
-            offset[i] = meanMask[i] - slope[i] * meanGuide[i]
-        }
-        return (BoxFilter.mean(slope, width: width, height: height, radius: radius),
-                BoxFilter.mean(offset, width: width, height: height, radius: radius))
+        return BoxFilter.mean(linear, width: width, height: height, radius: radius)
     }
 }

@@ -43,9 +43,8 @@ enum SoftAlphaComposer {
         // straight from the bytes (the same floats, without a float copy of the colours).
         let lowGuide = subsampling == 1 ? luminances(of: pixels)
             : grid.shrink(pixels, channels: 4).withUnsafeBufferPointer { low in (0..<grid.count).map { luminance(low, $0) } }
-        let (slope, offset) = GuidedFilter(radius: max(1, radius / subsampling), epsilon: 1e-3)
+        let coefficients = GuidedFilter(radius: max(1, radius / subsampling), epsilon: 1e-3)
             .coefficients(mask: grid.shrink(coarse), guide: lowGuide, width: grid.lowWidth, height: grid.lowHeight)
-        let coefficients = zip(slope, offset).map { SIMD2($0, $1) }
         let hard = [UInt8](unsafeUninitializedCapacity: coarse.count) { hard, initialized in
             for i in coarse.indices { hard[i] = coarse[i] >= 0.5 ? 1 : 0 }
             initialized = coarse.count
