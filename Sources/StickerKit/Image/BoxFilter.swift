@@ -5,38 +5,47 @@ enum BoxFilter {
     /// `SIMD4<Float>`): each lane comes out as the same floats its own plane's mean would,
     /// since every lane takes the same additions, subtractions and divisions in the same
     /// order, so one pass over interleaved planes replaces one pass per plane.
+    ///
+    /// The row sums are made as the column window reaches them, into a ring of the few rows
+    /// it holds, so the passes work in cache whatever the plane's size.
     static func mean<Sample: BoxFilterSample>(_ plane: [Sample], width: Int, height: Int, radius: Int) -> [Sample] {
         guard !plane.isEmpty else { return plane }
-        var rows = [Sample](repeating: .zero, count: plane.count)
         let across = windowSizes(count: width, radius: radius)
-        plane.withUnsafeBufferPointer { source in
-            rows.withUnsafeMutableBufferPointer { rows in
-                var y = 0
-                while y + 4 <= height {
-                    slideFour(source.baseAddress! + y * width, count: width, radius: radius, into: rows.baseAddress! + y * width)
-                    y += 4
-                }
-                while y < height {
-                    slide(source.baseAddress! + y * width, count: width, radius: radius, into: rows.baseAddress! + y * width)
-                    y += 1
-                }
-                across.withUnsafeBufferPointer { across in
-                    for y in 0..<height {
-                        let row = rows.baseAddress! + y * width
-                        for x in 0..<width { row[x] = row[x] / across[x] }
-                    }
-                }
-            }
-        }
-        // Down the columns, every lane of every pixel is a column of its own.
+        // The window's 2r + 1 rows, the row leaving it and up to three made ahead.
+        let ringRows = min(height, 2 * radius + 5)
+        var ring = [Sample](repeating: .zero, count: ringRows * width)
         let lanes = MemoryLayout<Sample>.stride / MemoryLayout<Float>.stride
         return [Sample](unsafeUninitializedCapacity: plane.count) { output, initialized in
-            rows.withUnsafeBufferPointer { rows in
-                rows.withMemoryRebound(to: Float.self) { rows in
-                    let target = UnsafeMutableRawPointer(output.baseAddress!).assumingMemoryBound(to: Float.self)
-                    slideDown(rows, width: width * lanes, height: height, radius: radius) { y, sums, rowsInWindow in
-                        let count = Float(rowsInWindow), line = target + y * width * lanes
-                        for x in 0..<(width * lanes) { line[x] = sums[x] / count }
+            plane.withUnsafeBufferPointer { source in
+                ring.withUnsafeMutableBufferPointer { ring in
+                    across.withUnsafeBufferPointer { across in
+                        let source = source.baseAddress!
+                        func ringRow(_ y: Int) -> UnsafeMutablePointer<Sample> { ring.baseAddress! + (y % ringRows) * width }
+                        var made = 0   // rows whose sums are in the ring
+                        func rowSums(_ y: Int) -> UnsafePointer<Float> {
+                            while made <= y {
+                                let first = made
+                                if made + 4 <= height {
+                                    slideFour(source + made * width, count: width, radius: radius,
+                                              into: (ringRow(made), ringRow(made + 1), ringRow(made + 2), ringRow(made + 3)))
+                                    made += 4
+                                } else {
+                                    slide(source + made * width, count: width, radius: radius, into: ringRow(made))
+                                    made += 1
+                                }
+                                for row in first..<made {
+                                    let sums = ringRow(row)
+                                    for x in 0..<width { sums[x] = sums[x] / across[x] }
+                                }
+                            }
+                            return UnsafeRawPointer(ringRow(y)).assumingMemoryBound(to: Float.self)
+                        }
+                        // Down the columns, every lane of every pixel is a column of its own.
+                        let target = UnsafeMutableRawPointer(output.baseAddress!).assumingMemoryBound(to: Float.self)
+                        slideDown(rowSums, width: width * lanes, height: height, radius: radius) { y, sums, rowsInWindow in
+                            let count = Float(rowsInWindow), line = target + y * width * lanes
+                            for x in 0..<(width * lanes) { line[x] = sums[x] / count }
+                        }
                     }
                 }
             }
@@ -44,11 +53,13 @@ enum BoxFilter {
         }
     }
 
-    /// Moves a (2r+1)-row window down all columns at once, row by row in memory order, and
-    /// calls `body(y, sums, rowsInWindow)` with `sums[x]` the total of column x over the
-    /// window's rows (clipped at the edges). Each column's running sum takes its additions
-    /// and subtractions in the order a walk down that column would.
-    private static func slideDown(_ rows: UnsafeBufferPointer<Float>, width: Int, height: Int, radius: Int,
+    /// Moves a (2r+1)-row window down all columns at once and calls
+    /// `body(y, sums, rowsInWindow)` with `sums[x]` the total of column x over the window's
+    /// rows (clipped at the edges); `row(y)` gives row y's `width` values, asked for in
+    /// order as the window reaches each row and once more as it leaves it. Each column's
+    /// running sum takes its additions and subtractions in the order a walk down that
+    /// column would.
+    private static func slideDown(_ row: (Int) -> UnsafePointer<Float>, width: Int, height: Int, radius: Int,
                                   _ body: (_ y: Int, _ sums: UnsafeBufferPointer<Float>, _ rowsInWindow: Int) -> Void) {
         var sums = [Float](repeating: 0, count: width)
         sums.withUnsafeMutableBufferPointer { sums in
@@ -56,10 +67,10 @@ enum BoxFilter {
             for y in 0..<height {
                 while upper < min(height - 1, y + radius) {
                     upper += 1
-                    VectorMath.combine(sums.baseAddress!, with: rows.baseAddress! + upper * width, count: width, +)
+                    VectorMath.combine(sums.baseAddress!, with: row(upper), count: width, +)
                 }
                 while lower < max(0, y - radius) {
-                    VectorMath.combine(sums.baseAddress!, with: rows.baseAddress! + lower * width, count: width, -)
+                    VectorMath.combine(sums.baseAddress!, with: row(lower), count: width, -)
                     lower += 1
                 }
                 body(y, UnsafeBufferPointer(sums), upper - lower + 1)
@@ -89,16 +100,18 @@ enum BoxFilter {
         }
     }
 
-    /// `slide` over four consecutive rows at once: their running sums are independent, so
-    /// they advance side by side instead of each waiting on its own last addition (the box
-    /// means of a 512 x 384 plane took a fifth less time). Each row's sum takes the same
-    /// additions and subtractions in the same order as `slide` gives it.
-    private static func slideFour<Sample: BoxFilterSample>(_ source: UnsafePointer<Sample>, count: Int, radius: Int,
-                                                           into output: UnsafeMutablePointer<Sample>) {
+    /// `slide` over four consecutive rows at once, each into its own output row: their
+    /// running sums are independent, so they advance side by side instead of each waiting
+    /// on its own last addition. Each row's sum takes the same additions and subtractions
+    /// in the same order as `slide` gives it.
+    private static func slideFour<Sample: BoxFilterSample>(
+        _ source: UnsafePointer<Sample>, count: Int, radius: Int,
+        into outputs: (UnsafeMutablePointer<Sample>, UnsafeMutablePointer<Sample>, UnsafeMutablePointer<Sample>, UnsafeMutablePointer<Sample>)
+    ) {
         guard count > 0 else { return }
         let last = count - 1
         let (s0, s1, s2, s3) = (source, source + count, source + 2 * count, source + 3 * count)
-        let (o0, o1, o2, o3) = (output, output + count, output + 2 * count, output + 3 * count)
+        let (o0, o1, o2, o3) = outputs
         var (a, b, c, d) = (Sample.zero, Sample.zero, Sample.zero, Sample.zero)
         for i in 0...min(last, radius) {
             (a, b, c, d) = (a + s0[i], b + s1[i], c + s2[i], d + s3[i])
@@ -151,7 +164,7 @@ enum BoxFilter {
         result.withUnsafeMutableBufferPointer { result in
             across.withUnsafeBufferPointer { across in
                 rows.withUnsafeBufferPointer { rows in
-                    slideDown(rows, width: width, height: height, radius: radius) { y, sums, rowsInWindow in
+                    slideDown({ UnsafePointer(rows.baseAddress! + $0 * width) }, width: width, height: height, radius: radius) { y, sums, rowsInWindow in
                         let down = Float(rowsInWindow), line = result.baseAddress! + y * width
                         for x in 0..<width { line[x] = sums[x] > 0 && sums[x] < across[x] * down }
                     }

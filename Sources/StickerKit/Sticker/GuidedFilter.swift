@@ -18,7 +18,14 @@ struct GuidedFilter: Sendable {
     /// from (of I, of the mask p, of I^2 and of I p) are taken in one pass, as the lanes of
     /// one plane, and so are the two means of a and b.
     func coefficients(mask: [Float], guide: [Float], width: Int, height: Int) -> [SIMD2<Float>] {
-        let terms = (0..<mask.count).map { i in SIMD4(guide[i], mask[i], guide[i] * guide[i], guide[i] * mask[i]) }
+        let terms = [SIMD4<Float>](unsafeUninitializedCapacity: mask.count) { terms, initialized in
+            guide.withUnsafeBufferPointer { guide in
+                mask.withUnsafeBufferPointer { mask in
+                    for i in 0..<mask.count { terms[i] = SIMD4(guide[i], mask[i], guide[i] * guide[i], guide[i] * mask[i]) }
+                }
+            }
+            initialized = mask.count
+        }
         let means = BoxFilter.mean(terms, width: width, height: height, radius: radius)
         let linear = means.map { mean in
             let (meanGuide, meanMask, meanSquared, meanProduct) = (mean.x, mean.y, mean.z, mean.w)
