@@ -258,8 +258,7 @@ cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height
         return CIC_ERR_ARGUMENT;
     }
     if (fast_filters) {
-        return cic_png_write_fast(pixels, width, height, channels, compression_level, out, out_length,
-                                  message, message_capacity);
+        return cic_png_write_fast(pixels, width, height, channels, out, out_length, message, message_capacity);
     }
     struct png_output *output = calloc(1, sizeof *output);
     if (output == NULL) return CIC_ERR_OUT_OF_MEMORY;

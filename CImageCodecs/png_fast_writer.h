@@ -4,10 +4,10 @@
 
 #include "CImageCodecs.h"
 
-/// Up filter on every row, libdeflate at `level` (1-12), one IDAT chunk. Arguments are
-/// already checked by the caller.
+/// Up filter on every row, run-length deflate (`deflate_runs.h`), one IDAT chunk.
+/// Arguments are already checked by the caller.
 cic_status cic_png_write_fast(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
-                              int level, uint8_t **out, size_t *out_length,
+                              uint8_t **out, size_t *out_length,
                               char *message, size_t message_capacity);
 
 #endif

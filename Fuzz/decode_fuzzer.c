@@ -7,7 +7,9 @@
 // shrink-on-load, because the two take different paths through the orientation scatter.
 // The input is also handed to the EXIF orientation parser as an APP1 payload: inside a
 // JPEG, libjpeg keeps markers in its own memory pools, where AddressSanitizer cannot see
-// an over-read; here the buffer is exactly the input's size.
+// an over-read; here the buffer is exactly the input's size. Last, the input's bytes are
+// taken as RGBA pixels and written by the speed-first PNG writer, whose run-length deflate
+// is our own: the file must decode to exactly those pixels.
 #include "CImageCodecs.h"
 #include "exif_orientation.h"
 
@@ -79,6 +81,29 @@ static void decode_webp(const uint8_t *data, size_t size) {
     check_message(message);
 }
 
+static void encode_round_trip(const uint8_t *data, size_t size) {
+    if (size < 5) return;
+    uint32_t width = 1 + data[0] % 64, height = (uint32_t)((size - 1) / (4 * (size_t)width));
+    if (height == 0) return;
+    const uint8_t *pixels = data + 1;
+    char message[CIC_MESSAGE_CAPACITY] = {0};
+    uint8_t *png = NULL;
+    size_t length = 0;
+    if (cic_png_encode(pixels, width, height, 4, 0, 1, &png, &length, message, sizeof message) != CIC_OK) abort();
+    cic_png_decoder *decoder = NULL;
+    cic_header header;
+    memset(&header, 0, sizeof header);
+    if (cic_png_open(png, length, fuzz_pixel_budget, &decoder, &header, message, sizeof message) != CIC_OK) abort();
+    if (header.width != width || header.height != height) abort();
+    size_t bytes = (size_t)width * height * 4;
+    uint8_t *decoded = malloc(bytes + header.read_padding);
+    if (decoded == NULL) abort();
+    if (cic_png_read(decoder, decoded, message, sizeof message) != CIC_OK || memcmp(decoded, pixels, bytes) != 0) abort();
+    free(decoded);
+    cic_png_close(decoder);
+    cic_free(png);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t orientation = cic_exif_orientation(data, size);
     if (orientation < 1 || orientation > 8) abort();
@@ -86,5 +111,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     decode_jpeg(data, size, 0);
     decode_jpeg(data, size, 16);
     decode_webp(data, size);
+    encode_round_trip(data, size);
     return 0;
 }

@@ -3,22 +3,29 @@ import Foundation
 
 /// Encodes RGBA8 images as 8-bit RGBA PNG.
 ///
-/// The default favours speed with honest size: the Up filter on every row and libdeflate
-/// at level 1 cost a fraction of libpng's default (zlib level 6, adaptive filters) for
-/// about 10% more bytes on photo-like stickers, most of whose area is transparent. With
-/// `usesFastFilters` false, libpng encodes with adaptive filters at zlib's
-/// `compressionLevel` (0-9); with it true, `compressionLevel` is libdeflate's (1-12).
+/// The default favours speed with honest size: the Up filter on every row and a
+/// run-length deflate of our own (literals and runs of a repeated byte, under a Huffman
+/// code fitted to each block) cost a fraction of libpng's default (zlib level 6, adaptive
+/// filters) for about 10% more bytes on photo-like stickers, most of whose area is
+/// transparent. `.libpng(level:)` encodes through libpng with adaptive filters at a zlib
+/// level (0-9), for when bytes matter more than time.
 public struct PNGEncoder: Sendable {
-    public var compressionLevel: Int32
-    public var usesFastFilters: Bool
+    /// How rows are filtered and compressed.
+    public enum Encoding: Sendable, Equatable {
+        /// The Up filter and run-length deflate: the speed-first default.
+        case fast
+        /// libpng's adaptive filters and zlib at `level` (0-9).
+        case libpng(level: Int32)
+    }
 
-    public init(compressionLevel: Int32 = 1, usesFastFilters: Bool = true) {
-        self.compressionLevel = compressionLevel
-        self.usesFastFilters = usesFastFilters
+    public var encoding: Encoding
+
+    public init(encoding: Encoding = .fast) {
+        self.encoding = encoding
     }
 
     /// libpng's own defaults (zlib 6, adaptive filters): the size reference.
-    public static let libpngDefault = PNGEncoder(compressionLevel: 6, usesFastFilters: false)
+    public static let libpngDefault = PNGEncoder(encoding: .libpng(level: 6))
 
     public func encode(_ image: RGBAImage) throws(CodecError) -> Data {
         try encode(image.pixels, width: image.width, height: image.height, channels: 4)
@@ -30,13 +37,17 @@ public struct PNGEncoder: Sendable {
     }
 
     private func encode(_ pixels: [UInt8], width: Int, height: Int, channels: Int32) throws(CodecError) -> Data {
+        let (level, fast): (Int32, Int32) = switch encoding {
+        case .fast: (0, 1)
+        case .libpng(let level): (level, 0)
+        }
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         defer { cic_free(output) }
         try CodecStatus.check { message, capacity in
             pixels.withUnsafeBufferPointer { pixels in
-                cic_png_encode(pixels.baseAddress, UInt32(width), UInt32(height), channels,
-                               compressionLevel, usesFastFilters ? 1 : 0, &output, &length, message, capacity)
+                cic_png_encode(pixels.baseAddress, UInt32(width), UInt32(height), channels, level, fast,
+                               &output, &length, message, capacity)
             }
         }
         return Data(bytes: output!, count: length)

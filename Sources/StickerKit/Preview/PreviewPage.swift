@@ -67,7 +67,7 @@ public enum PreviewPage {
         let width = max(1, Int((Double(image.width) * min(1, scale)).rounded()))
         let height = max(1, Int((Double(image.height) * min(1, scale)).rounded()))
         let region = Resampler.Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
-        guard let png = try? PNGEncoder(compressionLevel: 9, usesFastFilters: false)
+        guard let png = try? PNGEncoder(encoding: .libpng(level: 9))
             .encode(AlphaResampler.resample(image, region: region, width: width, height: height)) else { return nil }
         return "data:image/png;base64," + png.base64EncodedString()
     }

@@ -73,7 +73,7 @@ public enum PresetRenderer {
 
     private static func attempts(for format: ImageFormat) -> [(RGBAImage) throws -> Data] {
         if format == .webp { return [{ try WebPEncoder().encode($0) }] }
-        let best = PNGEncoder(compressionLevel: 9, usesFastFilters: false)
+        let best = PNGEncoder(encoding: .libpng(level: 9))
         return [{ try PNGEncoder().encode($0) }, { try best.encode($0) }]
             + [7, 6, 5, 4, 3].map { bits in { try best.encode(reducingDepth($0, toBits: bits)) } }
     }
