@@ -180,9 +180,13 @@ static void tokenize(block_tokens *block, const uint8_t *input, size_t start, si
         uint8_t byte = input[i++];
         literals[count & 3][byte]++;
         tokens[count++] = byte;
-        // A run is worth a match from three repeats on: one compare of the next three bytes
-        // (most literals start none, and this branch is then well predicted).
-        if (end - i < MIN_RUN || (input[i] ^ byte) | (input[i + 1] ^ byte) | (input[i + 2] ^ byte)) continue;
+        // A run is worth a match from three repeats on: one compare of the literal and the
+        // next three bytes as a word (most literals start none, and this one branch is then
+        // well predicted).
+        uint32_t four;
+        if (end - i < MIN_RUN) continue;
+        memcpy(&four, input + i - 1, sizeof four);
+        if (four != byte * 0x01010101u) continue;
         size_t run = MIN_RUN, available = end - i;
         while (run < available && input[i + run] == byte) run++;
         while (run >= MIN_RUN) {
