@@ -65,9 +65,11 @@ enum Resampler {
         while i + 16 <= count {
             var low = SIMD8<Float>(), high = SIMD8<Float>()
             for tap in starts.indices {
-                let weight = SIMD8(repeating: weights[tap])
-                low = low + weight * Sample.eight(source, at: starts[tap] + i)
-                high = high + weight * Sample.eight(source, at: starts[tap] + i + 8)
+                // Wrapping index arithmetic: in bounds by construction, and checked additions
+                // cost a branch each in the innermost loop.
+                let weight = SIMD8(repeating: weights[tap]), start = starts[tap] &+ i
+                low = low + weight * Sample.eight(source, at: start)
+                high = high + weight * Sample.eight(source, at: start &+ 8)
             }
             rowBytes.storeBytes(of: low, toByteOffset: i * 4, as: SIMD8<Float>.self)
             rowBytes.storeBytes(of: high, toByteOffset: i * 4 + 32, as: SIMD8<Float>.self)
