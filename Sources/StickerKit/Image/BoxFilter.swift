@@ -136,37 +136,48 @@ enum BoxFilter {
     /// pay an overflow check per addition).
     static func holdsBoth(_ labels: [UInt8], width: Int, height: Int, radius: Int) -> [Bool] {
         guard !labels.isEmpty else { return [] }
-        // Per pixel: the non-zero labels in its row's window (a prefix-sum difference).
-        var rows = [Float](repeating: 0, count: labels.count)
+        let across = windowSizes(count: width, radius: radius)
+        // Per pixel of the rows the column window holds (its 2r + 1 and the row leaving it):
+        // the non-zero labels in its row's window, a prefix-sum difference.
+        let ringRows = min(height, 2 * radius + 2)
+        var ring = [Float](repeating: 0, count: ringRows * width)
         var prefix = [Int32](repeating: 0, count: width + 1)
+        var result = [Bool](repeating: false, count: labels.count)
         labels.withUnsafeBufferPointer { labels in
-            rows.withUnsafeMutableBufferPointer { rows in
+            ring.withUnsafeMutableBufferPointer { ring in
                 prefix.withUnsafeMutableBufferPointer { prefix in
                     // Windows clipped by an edge, then the unclipped middle (which vectorises).
                     let middle = min(radius, width)..<max(min(radius, width), width - radius - 1)
-                    for y in 0..<height {
-                        let line = y * width
-                        for x in 0..<width { prefix[x + 1] = prefix[x] &+ (labels[line + x] != 0 ? 1 : 0) }
-                        let (counts, row) = (UnsafeBufferPointer(prefix), rows.baseAddress! + line)
-                        let clipped = { (x: Int) in
-                            row[x] = Float(counts[min(width, x + radius + 1)] &- counts[max(0, x - radius)])
+                    var made = 0
+                    func rowCounts(_ y: Int) -> UnsafePointer<Float> {
+                        let row = ring.baseAddress! + (y % ringRows) * width
+                        while made <= y {
+                            let line = made * width, row = ring.baseAddress! + (made % ringRows) * width
+                            var running: Int32 = 0   // in a register, not reloaded from the prefix
+                            for x in 0..<width {
+                                running &+= labels[line + x] != 0 ? 1 : 0
+                                prefix[x + 1] = running
+                            }
+                            let counts = UnsafeBufferPointer(prefix)
+                            let clipped = { (x: Int) in
+                                row[x] = Float(counts[min(width, x + radius + 1)] &- counts[max(0, x - radius)])
+                            }
+                            for x in 0..<middle.lowerBound { clipped(x) }
+                            let (ahead, behind) = (counts.baseAddress! + radius + 1, counts.baseAddress! - radius)
+                            for x in middle { row[x] = Float(ahead[x] &- behind[x]) }
+                            for x in middle.upperBound..<width { clipped(x) }
+                            made += 1
                         }
-                        for x in 0..<middle.lowerBound { clipped(x) }
-                        let (ahead, behind) = (counts.baseAddress! + radius + 1, counts.baseAddress! - radius)
-                        for x in middle { row[x] = Float(ahead[x] &- behind[x]) }
-                        for x in middle.upperBound..<width { clipped(x) }
+                        return UnsafePointer(row)
                     }
-                }
-            }
-        }
-        let across = windowSizes(count: width, radius: radius)
-        var result = [Bool](repeating: false, count: labels.count)
-        result.withUnsafeMutableBufferPointer { result in
-            across.withUnsafeBufferPointer { across in
-                rows.withUnsafeBufferPointer { rows in
-                    slideDown({ UnsafePointer(rows.baseAddress! + $0 * width) }, width: width, height: height, radius: radius) { y, sums, rowsInWindow in
-                        let down = Float(rowsInWindow), line = result.baseAddress! + y * width
-                        for x in 0..<width { line[x] = sums[x] > 0 && sums[x] < across[x] * down }
+                    result.withUnsafeMutableBufferPointer { result in
+                        across.withUnsafeBufferPointer { across in
+                            slideDown(rowCounts, width: width, height: height, radius: radius) { y, sums, rowsInWindow in
+                                // 0 < sum < window size, without a branch: the counts are exact.
+                                let down = Float(rowsInWindow), line = result.baseAddress! + y * width
+                                for x in 0..<width { line[x] = min(sums[x], across[x] * down - sums[x]) > 0 }
+                            }
+                        }
                     }
                 }
             }

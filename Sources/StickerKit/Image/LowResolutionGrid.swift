@@ -52,14 +52,16 @@ struct LowResolutionGrid: Sendable {
         return sizes
     }
 
-    /// Calls `body(cell, columns)` for every block that row `y` crosses, with the block's
-    /// cell and the row's columns inside it, left to right, so no pixel pays a division
-    /// and a caller can keep a block's running sum in a register across its columns.
+    /// Calls `body(cell, rows, columns)` for every block, in cell order, with the full-size
+    /// rows and columns it covers, so no pixel pays a division and a caller can keep a
+    /// block's running sum in a register while it adds the block's pixels row by row.
     @inline(__always)
-    func forEachBlock(inRow y: Int, _ body: (_ cell: Int, _ columns: Range<Int>) -> Void) {
-        let rowCells = (y / subsampling) * lowWidth
-        for blockX in 0..<lowWidth {
-            body(rowCells + blockX, (blockX * subsampling)..<min(width, (blockX + 1) * subsampling))
+    func forEachBlock(_ body: (_ cell: Int, _ rows: Range<Int>, _ columns: Range<Int>) -> Void) {
+        for blockY in 0..<lowHeight {
+            let rows = (blockY * subsampling)..<min(height, (blockY + 1) * subsampling)
+            for blockX in 0..<lowWidth {
+                body(blockY * lowWidth + blockX, rows, (blockX * subsampling)..<min(width, (blockX + 1) * subsampling))
+            }
         }
     }
 
@@ -88,24 +90,26 @@ struct LowResolutionGrid: Sendable {
         sums.withUnsafeMutableBufferPointer { sums in
             plane.withUnsafeBufferPointer { plane in
                 if channels == 4 {
-                    // Whole pixels as vectors: the same per-channel sums, in the same order.
+                    // Whole pixels as vectors, a block at a time so its sum stays in a
+                    // register: the same per-channel sums, in the same order.
                     let target = UnsafeMutableRawPointer(sums.baseAddress!)
-                    for y in 0..<height {
-                        forEachBlock(inRow: y) { cell, columns in
-                            var sum = target.loadUnaligned(fromByteOffset: cell * 16, as: SIMD4<Float>.self)
-                            for x in columns { sum += Sample.four(plane, at: (y * width + x) * 4) }
-                            target.storeBytes(of: sum, toByteOffset: cell * 16, as: SIMD4<Float>.self)
+                    forEachBlock { cell, rows, columns in
+                        var sum = SIMD4<Float>()
+                        for y in rows {
+                            let line = y &* width
+                            for x in columns { sum += Sample.four(plane, at: (line &+ x) &* 4) }
                         }
+                        target.storeBytes(of: sum, toByteOffset: cell * 16, as: SIMD4<Float>.self)
                     }
                     return
                 }
-                for y in 0..<height {
-                    forEachBlock(inRow: y) { cell, columns in
-                        for c in 0..<channels {
-                            var sum = sums[cell * channels + c]
+                forEachBlock { cell, rows, columns in
+                    for c in 0..<channels {
+                        var sum: Float = 0
+                        for y in rows {
                             for x in columns { sum += plane[(y * width + x) * channels + c].sampleValue }
-                            sums[cell * channels + c] = sum
                         }
+                        sums[cell * channels + c] = sum
                     }
                 }
             }

@@ -42,19 +42,20 @@ struct EdgeMatting {
                 outside.withUnsafeMutableBufferPointer { outside in
                     band.withUnsafeBufferPointer { band in
                         hard.withUnsafeBufferPointer { hard in
-                            for y in 0..<height {
-                                grid.forEachBlock(inRow: y) { cell, columns in
-                                    // The block's sums stay in registers across its columns.
-                                    var insideSum = inside[cell], outsideSum = outside[cell]
+                            grid.forEachBlock { cell, rows, columns in
+                                // The block's sums stay in registers across its pixels.
+                                var insideSum = SIMD4<Float>(), outsideSum = SIMD4<Float>()
+                                for y in rows {
+                                    let line = y &* width
                                     for x in columns {
-                                        let i = y * width + x
+                                        let i = line &+ x
                                         guard !band[i] else { continue }
-                                        var sample = UInt8.four(colors, at: i * 4)
+                                        var sample = UInt8.four(colors, at: i &* 4)
                                         sample[3] = 1
                                         if hard[i] != 0 { insideSum += sample } else { outsideSum += sample }
                                     }
-                                    (inside[cell], outside[cell]) = (insideSum, outsideSum)
                                 }
+                                (inside[cell], outside[cell]) = (insideSum, outsideSum)
                             }
                         }
                     }
