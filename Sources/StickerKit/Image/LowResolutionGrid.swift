@@ -86,39 +86,37 @@ struct LowResolutionGrid: Sendable {
                 initialized = count * channels
             }
         }
-        var sums = [Float](repeating: 0, count: count * channels)
-        sums.withUnsafeMutableBufferPointer { sums in
+        // Each block's sum, divided by its pixel count (a whole float, as `blockSizes` has it).
+        return [Float](unsafeUninitializedCapacity: count * channels) { means, initialized in
             plane.withUnsafeBufferPointer { plane in
                 if channels == 4 {
                     // Whole pixels as vectors, a block at a time so its sum stays in a
                     // register: the same per-channel sums, in the same order.
-                    let target = UnsafeMutableRawPointer(sums.baseAddress!)
+                    let target = UnsafeMutableRawPointer(means.baseAddress!)
                     forEachBlock { cell, rows, columns in
                         var sum = SIMD4<Float>()
                         for y in rows {
                             let line = y &* width
                             for x in columns { sum += Sample.four(plane, at: (line &+ x) &* 4) }
                         }
-                        target.storeBytes(of: sum, toByteOffset: cell * 16, as: SIMD4<Float>.self)
+                        let size = Float(rows.count * columns.count)
+                        target.storeBytes(of: sum / size, toByteOffset: cell * 16, as: SIMD4<Float>.self)
                     }
                     return
                 }
                 forEachBlock { cell, rows, columns in
+                    let size = Float(rows.count * columns.count)
                     for c in 0..<channels {
                         var sum: Float = 0
                         for y in rows {
                             for x in columns { sum += plane[(y * width + x) * channels + c].sampleValue }
                         }
-                        sums[cell * channels + c] = sum
+                        means[cell * channels + c] = sum / size
                     }
                 }
             }
+            initialized = count * channels
         }
-        let sizes = blockSizes()
-        for cell in 0..<count {
-            for c in 0..<channels { sums[cell * channels + c] /= sizes[cell] }
-        }
-        return sums
     }
 
     @inline(__always)
