@@ -26,30 +26,40 @@ enum Resampler {
         _ source: UnsafeBufferPointer<Sample>, width sourceWidth: Int, height sourceHeight: Int,
         channels: Int, region: Region, width: Int, height: Int, as _: Output.Type
     ) -> [Output] {
+        [Output](unsafeUninitializedCapacity: width * height * channels) { output, initialized in
+            resample(source, width: sourceWidth, height: sourceHeight, channels: channels, region: region,
+                     width: width, height: height, into: output)
+            initialized = width * height * channels
+        }
+    }
+
+    /// The same into `out`, which holds `width` x `height` x `channels` samples: every one
+    /// of them is written, so it may start uninitialised.
+    static func resample<Sample: ResampleSample, Output: ResampleOutput>(
+        _ source: UnsafeBufferPointer<Sample>, width sourceWidth: Int, height sourceHeight: Int,
+        channels: Int, region: Region, width: Int, height: Int, into out: UnsafeMutableBufferPointer<Output>
+    ) {
         let horizontal = ResampleWeights(sourceLength: sourceWidth, start: region.x, span: region.width, count: width)
         let vertical = ResampleWeights(sourceLength: sourceHeight, start: region.y, span: region.height, count: height)
         let firstColumn = Int(horizontal.indices.min() ?? 0), lastColumn = Int(horizontal.indices.max() ?? 0)
         let rowLength = (lastColumn - firstColumn + 1) * channels
         // Where each vertical tap's source run starts.
         let starts = vertical.indices.map { (Int($0) * sourceWidth + firstColumn) * channels }
-        var output = [Output](repeating: .zero, count: width * height * channels)
+        precondition(out.count >= width * height * channels)
         var row = [Float](repeating: 0, count: rowLength)
-        output.withUnsafeMutableBufferPointer { out in
-            row.withUnsafeMutableBufferPointer { row in
-                starts.withUnsafeBufferPointer { starts in
-                    vertical.weights.withUnsafeBufferPointer { weights in
-                        for y in 0..<height {
-                            let taps = Int(vertical.offsets[y])..<Int(vertical.offsets[y + 1])
-                            filterRows(source, starts: UnsafeBufferPointer(rebasing: starts[taps]),
-                                       weights: UnsafeBufferPointer(rebasing: weights[taps]), into: row, count: rowLength)
-                            horizontalPass(UnsafeBufferPointer(row), horizontal, firstColumn: firstColumn, channels: channels,
-                                           into: out, at: y * width * channels)
-                        }
+        row.withUnsafeMutableBufferPointer { row in
+            starts.withUnsafeBufferPointer { starts in
+                vertical.weights.withUnsafeBufferPointer { weights in
+                    for y in 0..<height {
+                        let taps = Int(vertical.offsets[y])..<Int(vertical.offsets[y + 1])
+                        filterRows(source, starts: UnsafeBufferPointer(rebasing: starts[taps]),
+                                   weights: UnsafeBufferPointer(rebasing: weights[taps]), into: row, count: rowLength)
+                        horizontalPass(UnsafeBufferPointer(row), horizontal, firstColumn: firstColumn, channels: channels,
+                                       into: out, at: y * width * channels)
                     }
                 }
             }
         }
-        return output
     }
 
     /// row[i] = the sum over taps t, in order, of weights[t] x source[starts[t] + i], for

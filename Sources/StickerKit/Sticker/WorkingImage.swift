@@ -12,19 +12,16 @@ struct WorkingImage: Sendable {
         let width = max(1, Int((Double(image.width) * factor).rounded()))
         let height = max(1, Int((Double(image.height) * factor).rounded()))
         let region = Resampler.Region(x: 0, y: 0, width: Double(image.width), height: Double(image.height))
-        let planes = image.pixels.withUnsafeBufferPointer {
-            Resampler.resample($0, width: image.width, height: image.height, channels: 4,
-                               region: region, width: width, height: height)
-        }
         self.width = width
         self.height = height
         scale = Double(width) / Double(image.width)
-        // Width and height are at least 1, so the array never has the shared empty storage.
+        // A SIMD3<Float> takes the room of four floats, so the resampled RGBA pixels are
+        // written straight into the colours (alpha lands in the lane no one reads).
         colors = [SIMD3<Float>](unsafeUninitializedCapacity: width * height) { colors, initialized in
-            planes.withUnsafeBytes { planes in
-                for i in 0..<(width * height) {
-                    let rgba = planes.loadUnaligned(fromByteOffset: i * 16, as: SIMD4<Float>.self)
-                    colors[i] = SIMD3(rgba.x, rgba.y, rgba.z)
+            colors.withMemoryRebound(to: Float.self) { floats in
+                image.pixels.withUnsafeBufferPointer {
+                    Resampler.resample($0, width: image.width, height: image.height, channels: 4,
+                                       region: region, width: width, height: height, into: floats)
                 }
             }
             initialized = width * height
