@@ -73,8 +73,8 @@ void cic_jpeg_close(cic_jpeg_decoder *decoder);
 
 /// Encodes 8-bit pixels as PNG: `channels` 4 (RGBA) or 1 (grey). `fast_filters` non-zero
 /// selects the speed-first writer (Up filter on every row, run-length deflate; no level);
-/// zero selects libpng (adaptive filters, zlib at `compression_level` 0-9). On success `*out` is a malloc'd buffer the caller frees with
-/// `cic_free`.
+/// zero selects libpng (adaptive filters, zlib at `compression_level` 0-9). On success
+/// `*out` is a malloc'd buffer the caller frees with `cic_free`.
 cic_status cic_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, int channels,
                           int compression_level, int fast_filters,
                           uint8_t **out, size_t *out_length,

@@ -5,47 +5,34 @@ enum BoxFilter {
     /// `SIMD4<Float>`): each lane comes out as the same floats its own plane's mean would,
     /// since every lane takes the same additions, subtractions and divisions in the same
     /// order, so one pass over interleaved planes replaces one pass per plane.
-    ///
-    /// The row sums are made as the column window reaches them, into a ring of the few rows
-    /// it holds, so the passes work in cache whatever the plane's size.
     static func mean<Sample: BoxFilterSample>(_ plane: [Sample], width: Int, height: Int, radius: Int) -> [Sample] {
         guard !plane.isEmpty else { return plane }
         let across = windowSizes(count: width, radius: radius)
-        // The window's 2r + 1 rows, the row leaving it and up to three made ahead.
-        let ringRows = min(height, 2 * radius + 5)
-        var ring = [Sample](repeating: .zero, count: ringRows * width)
         let lanes = MemoryLayout<Sample>.stride / MemoryLayout<Float>.stride
         return [Sample](unsafeUninitializedCapacity: plane.count) { output, initialized in
             plane.withUnsafeBufferPointer { source in
-                ring.withUnsafeMutableBufferPointer { ring in
-                    across.withUnsafeBufferPointer { across in
-                        let source = source.baseAddress!
-                        func ringRow(_ y: Int) -> UnsafeMutablePointer<Sample> { ring.baseAddress! + (y % ringRows) * width }
-                        var made = 0   // rows whose sums are in the ring
-                        func rowSums(_ y: Int) -> UnsafePointer<Float> {
-                            while made <= y {
-                                let first = made
-                                if made + 4 <= height {
-                                    slideFour(source + made * width, count: width, radius: radius,
-                                              into: (ringRow(made), ringRow(made + 1), ringRow(made + 2), ringRow(made + 3)))
-                                    made += 4
-                                } else {
-                                    slide(source + made * width, count: width, radius: radius, into: ringRow(made))
-                                    made += 1
-                                }
-                                for row in first..<made {
-                                    let sums = ringRow(row)
-                                    for x in 0..<width { sums[x] = sums[x] / across[x] }
-                                }
-                            }
-                            return UnsafeRawPointer(ringRow(y)).assumingMemoryBound(to: Float.self)
+                across.withUnsafeBufferPointer { across in
+                    let source = source.baseAddress!
+                    // Row sums four rows at a time while four are left, divided by their windows.
+                    func makeRows(_ first: Int, _ slot: (Int) -> UnsafeMutablePointer<Sample>) -> Int {
+                        let made = first + 4 <= height ? 4 : 1
+                        if made == 4 {
+                            slideFour(source + first * width, count: width, radius: radius,
+                                      into: (slot(first), slot(first + 1), slot(first + 2), slot(first + 3)))
+                        } else {
+                            slide(source + first * width, count: width, radius: radius, into: slot(first))
                         }
-                        // Down the columns, every lane of every pixel is a column of its own.
-                        let target = UnsafeMutableRawPointer(output.baseAddress!).assumingMemoryBound(to: Float.self)
-                        slideDown(rowSums, width: width * lanes, height: height, radius: radius) { y, sums, rowsInWindow in
-                            let count = Float(rowsInWindow), line = target + y * width * lanes
-                            for x in 0..<(width * lanes) { line[x] = sums[x] / count }
+                        for row in first..<(first + made) {
+                            let sums = slot(row)
+                            for x in 0..<width { sums[x] = sums[x] / across[x] }
                         }
+                        return made
+                    }
+                    // Down the columns, every lane of every pixel is a column of its own.
+                    let target = UnsafeMutableRawPointer(output.baseAddress!).assumingMemoryBound(to: Float.self)
+                    slideDown(width: width, height: height, radius: radius, rowsAhead: 3, makeRows: makeRows) { y, sums, rowsInWindow in
+                        let count = Float(rowsInWindow), line = target + y * width * lanes
+                        for x in 0..<(width * lanes) { line[x] = sums[x] / count }
                     }
                 }
             }
@@ -55,22 +42,38 @@ enum BoxFilter {
 
     /// Moves a (2r+1)-row window down all columns at once and calls
     /// `body(y, sums, rowsInWindow)` with `sums[x]` the total of column x over the window's
-    /// rows (clipped at the edges); `row(y)` gives row y's `width` values, asked for in
-    /// order as the window reaches each row and once more as it leaves it. Each column's
-    /// running sum takes its additions and subtractions in the order a walk down that
-    /// column would.
-    private static func slideDown(_ row: (Int) -> UnsafePointer<Float>, width: Int, height: Int, radius: Int,
-                                  _ body: (_ y: Int, _ sums: UnsafeBufferPointer<Float>, _ rowsInWindow: Int) -> Void) {
-        var sums = [Float](repeating: 0, count: width)
+    /// rows (clipped at the edges), every lane of a row's `width` elements a column of its
+    /// own. Rows are made only as the window reaches them, into a ring of the rows it holds:
+    /// `makeRows(first, slot)` writes rows from `first` on into `slot(row)` and returns how
+    /// many it made (at most `rowsAhead` more than one), so the passes work in cache whatever
+    /// the plane's size. Each column's running sum takes its additions and subtractions in
+    /// the order a walk down that column would.
+    private static func slideDown<Element>(
+        width: Int, height: Int, radius: Int, rowsAhead: Int,
+        makeRows: (_ first: Int, _ slot: (Int) -> UnsafeMutablePointer<Element>) -> Int,
+        _ body: (_ y: Int, _ sums: UnsafeBufferPointer<Float>, _ rowsInWindow: Int) -> Void
+    ) {
+        // The window's 2r + 1 rows, the row leaving it and those made ahead.
+        let ringRows = min(height, 2 * radius + 2 + rowsAhead)
+        let ring = UnsafeMutablePointer<Element>.allocate(capacity: ringRows * width)
+        defer { ring.deallocate() }
+        let lanes = MemoryLayout<Element>.stride / MemoryLayout<Float>.stride
+        func slot(_ row: Int) -> UnsafeMutablePointer<Element> { ring + (row % ringRows) * width }
+        var made = 0   // rows made so far
+        func row(_ y: Int) -> UnsafePointer<Float> {
+            while made <= y { made += makeRows(made, slot) }
+            return UnsafeRawPointer(slot(y)).assumingMemoryBound(to: Float.self)
+        }
+        var sums = [Float](repeating: 0, count: width * lanes)
         sums.withUnsafeMutableBufferPointer { sums in
             var upper = -1, lower = 0   // rows in the current window
             for y in 0..<height {
                 while upper < min(height - 1, y + radius) {
                     upper += 1
-                    VectorMath.combine(sums.baseAddress!, with: row(upper), count: width, +)
+                    VectorMath.combine(sums.baseAddress!, with: row(upper), count: width * lanes, +)
                 }
                 while lower < max(0, y - radius) {
-                    VectorMath.combine(sums.baseAddress!, with: row(lower), count: width, -)
+                    VectorMath.combine(sums.baseAddress!, with: row(lower), count: width * lanes, -)
                     lower += 1
                 }
                 body(y, UnsafeBufferPointer(sums), upper - lower + 1)
@@ -137,46 +140,37 @@ enum BoxFilter {
     static func holdsBoth(_ labels: [UInt8], width: Int, height: Int, radius: Int) -> [Bool] {
         guard !labels.isEmpty else { return [] }
         let across = windowSizes(count: width, radius: radius)
-        // Per pixel of the rows the column window holds (its 2r + 1 and the row leaving it):
-        // the non-zero labels in its row's window, a prefix-sum difference.
-        let ringRows = min(height, 2 * radius + 2)
-        var ring = [Float](repeating: 0, count: ringRows * width)
         var prefix = [Int32](repeating: 0, count: width + 1)
         var result = [Bool](repeating: false, count: labels.count)
         labels.withUnsafeBufferPointer { labels in
-            ring.withUnsafeMutableBufferPointer { ring in
-                prefix.withUnsafeMutableBufferPointer { prefix in
-                    // Windows clipped by an edge, then the unclipped middle (which vectorises).
-                    let middle = min(radius, width)..<max(min(radius, width), width - radius - 1)
-                    var made = 0
-                    func rowCounts(_ y: Int) -> UnsafePointer<Float> {
-                        let row = ring.baseAddress! + (y % ringRows) * width
-                        while made <= y {
-                            let line = made * width, row = ring.baseAddress! + (made % ringRows) * width
-                            var running: Int32 = 0   // in a register, not reloaded from the prefix
-                            for x in 0..<width {
-                                running &+= labels[line + x] != 0 ? 1 : 0
-                                prefix[x + 1] = running
-                            }
-                            let counts = UnsafeBufferPointer(prefix)
-                            let clipped = { (x: Int) in
-                                row[x] = Float(counts[min(width, x + radius + 1)] &- counts[max(0, x - radius)])
-                            }
-                            for x in 0..<middle.lowerBound { clipped(x) }
-                            let (ahead, behind) = (counts.baseAddress! + radius + 1, counts.baseAddress! - radius)
-                            for x in middle { row[x] = Float(ahead[x] &- behind[x]) }
-                            for x in middle.upperBound..<width { clipped(x) }
-                            made += 1
-                        }
-                        return UnsafePointer(row)
+            prefix.withUnsafeMutableBufferPointer { prefix in
+                // Windows clipped by an edge, then the unclipped middle (which vectorises).
+                let middle = min(radius, width)..<max(min(radius, width), width - radius - 1)
+                // Per pixel of a row: the non-zero labels in its row's window, a prefix-sum
+                // difference.
+                func makeRow(_ y: Int, _ slot: (Int) -> UnsafeMutablePointer<Float>) -> Int {
+                    let line = y * width, row = slot(y)
+                    var running: Int32 = 0   // in a register, not reloaded from the prefix
+                    for x in 0..<width {
+                        running &+= labels[line + x] != 0 ? 1 : 0
+                        prefix[x + 1] = running
                     }
-                    result.withUnsafeMutableBufferPointer { result in
-                        across.withUnsafeBufferPointer { across in
-                            slideDown(rowCounts, width: width, height: height, radius: radius) { y, sums, rowsInWindow in
-                                // 0 < sum < window size, without a branch: the counts are exact.
-                                let down = Float(rowsInWindow), line = result.baseAddress! + y * width
-                                for x in 0..<width { line[x] = min(sums[x], across[x] * down - sums[x]) > 0 }
-                            }
+                    let counts = UnsafeBufferPointer(prefix)
+                    let clipped = { (x: Int) in
+                        row[x] = Float(counts[min(width, x + radius + 1)] &- counts[max(0, x - radius)])
+                    }
+                    for x in 0..<middle.lowerBound { clipped(x) }
+                    let (ahead, behind) = (counts.baseAddress! + radius + 1, counts.baseAddress! - radius)
+                    for x in middle { row[x] = Float(ahead[x] &- behind[x]) }
+                    for x in middle.upperBound..<width { clipped(x) }
+                    return 1
+                }
+                result.withUnsafeMutableBufferPointer { result in
+                    across.withUnsafeBufferPointer { across in
+                        slideDown(width: width, height: height, radius: radius, rowsAhead: 0, makeRows: makeRow) { y, sums, rowsInWindow in
+                            // 0 < sum < window size, without a branch: the counts are exact.
+                            let down = Float(rowsInWindow), line = result.baseAddress! + y * width
+                            for x in 0..<width { line[x] = min(sums[x], across[x] * down - sums[x]) > 0 }
                         }
                     }
                 }

@@ -39,19 +39,6 @@ struct LowResolutionGrid: Sendable {
 
     var count: Int { lowWidth * lowHeight }
 
-    /// The number of full-size pixels in each block.
-    func blockSizes() -> [Float] {
-        var sizes = [Float]()
-        sizes.reserveCapacity(count)
-        for blockY in 0..<lowHeight {
-            let down = min(height, (blockY + 1) * subsampling) - blockY * subsampling
-            for blockX in 0..<lowWidth {
-                sizes.append(Float((min(width, (blockX + 1) * subsampling) - blockX * subsampling) * down))
-            }
-        }
-        return sizes
-    }
-
     /// Calls `body(cell, rows, columns)` for every block, in cell order, with the full-size
     /// rows and columns it covers, so no pixel pays a division and a caller can keep a
     /// block's running sum in a register while it adds the block's pixels row by row.
@@ -86,7 +73,7 @@ struct LowResolutionGrid: Sendable {
                 initialized = count * channels
             }
         }
-        // Each block's sum, divided by its pixel count (a whole float, as `blockSizes` has it).
+        // Each block's sum, divided by its pixel count.
         return [Float](unsafeUninitializedCapacity: count * channels) { means, initialized in
             plane.withUnsafeBufferPointer { plane in
                 if channels == 4 {

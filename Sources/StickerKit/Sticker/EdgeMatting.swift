@@ -34,7 +34,8 @@ struct EdgeMatting {
     init(colors: [UInt8], hard: [UInt8], width: Int, height: Int, radius: Int, subsampling: Int) {
         let band = BoxFilter.holdsBoth(hard, width: width, height: height, radius: radius)
         let grid = LowResolutionGrid(width: width, height: height, subsampling: subsampling)
-        // Per block: R, G, B sums and the count of the inside pixels and of the outside ones.
+        // Per block: R, G, B sums and the count of the inside pixels and of the outside ones,
+        // each divided by the block's pixel count.
         var inside = [SIMD4<Float>](repeating: .zero, count: grid.count)
         var outside = inside
         colors.withUnsafeBufferPointer { colors in
@@ -55,16 +56,17 @@ struct EdgeMatting {
                                         if hard[i] != 0 { insideSum += sample } else { outsideSum += sample }
                                     }
                                 }
-                                (inside[cell], outside[cell]) = (insideSum, outsideSum)
+                                // Means over the whole block, the band included.
+                                let size = Float(rows.count * columns.count)
+                                (inside[cell], outside[cell]) = (insideSum / size, outsideSum / size)
                             }
                         }
                     }
                 }
             }
         }
-        let sizes = grid.blockSizes()
-        foreground = LocalMeans(inside.indices.map { inside[$0] / sizes[$0] }, grid: grid, radius: 2 * radius)
-        background = LocalMeans(outside.indices.map { outside[$0] / sizes[$0] }, grid: grid, radius: 2 * radius)
+        foreground = LocalMeans(inside, grid: grid, radius: 2 * radius)
+        background = LocalMeans(outside, grid: grid, radius: 2 * radius)
         self.band = band
     }
 
