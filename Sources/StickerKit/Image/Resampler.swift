@@ -245,12 +245,16 @@ extension UInt8: ResampleOutput {
 
     /// The four bytes round the clamped values to the nearest integer (ties to even) by
     /// adding 2^23: the sum's mantissa then holds the integer in its low bits, with no
-    /// per-lane float-to-integer conversion.
+    /// per-lane float-to-integer conversion. Clamped with lane masks and narrowed as a
+    /// vector: the standard library's `pointwiseMin` / `pointwiseMax` are calls that go lane
+    /// by lane, and so was packing the lanes one by one (together 5 ns a pixel, the scaled
+    /// 12 MP crops' colours 5-8 -> 2-3.5 ms).
     @inline(__always)
     static func store(_ values: SIMD4<Float>, into target: UnsafeMutablePointer<UInt8>) {
-        let shifted = pointwiseMin(pointwiseMax(values, .zero), SIMD4(repeating: 255)) + 8_388_608
-        let words = unsafeBitCast(shifted, to: SIMD4<UInt32>.self) & 0xFF
-        let packed = words[0] | words[1] << 8 | words[2] << 16 | words[3] << 24
-        UnsafeMutableRawPointer(target).storeBytes(of: packed.littleEndian, as: UInt32.self)
+        let top = SIMD4<Float>(repeating: 255)
+        let floored = values.replacing(with: 0, where: values .< 0)
+        let shifted = floored.replacing(with: top, where: floored .> top) + 8_388_608
+        let bytes = SIMD4<UInt8>(truncatingIfNeeded: unsafeBitCast(shifted, to: SIMD4<UInt32>.self))
+        UnsafeMutableRawPointer(target).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
     }
 }
