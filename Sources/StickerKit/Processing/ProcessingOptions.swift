@@ -7,7 +7,7 @@ public struct ProcessingOptions: Sendable, Hashable, Codable {
     public var maxPixels: Int
 
     /// Bumped whenever an algorithm change alters outputs, so old cache entries miss.
-    public static let algorithmVersion = 43
+    public static let algorithmVersion = 44
 
     public init(sticker: StickerOptions = StickerOptions(), colorCount: Int = 5,
                 maxPixels: Int = DecodeOptions.defaultMaxPixels) {

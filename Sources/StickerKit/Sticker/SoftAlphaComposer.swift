@@ -24,6 +24,19 @@ enum SoftAlphaComposer {
     /// passes (a race car cut by the frame 0.899 -> 0.901).
     static let reach: Double = 0.75
 
+    /// The side, in output pixels, of the low-resolution grid's blocks for a filter that
+    /// reaches `radius` output pixels: half the radius, rounded up (the fast guided filter's
+    /// subsampling, He and Sun 2015; they take a quarter of it). Rounded down, as before
+    /// version 44, a 3-pixel filter (a mask pixel spanning 2.7-4 output pixels: photos of
+    /// 1,300-1,900 pixels, 12 MP photos whose crop is scaled down) ran on every pixel; on
+    /// such a 12 MP photo the guided filter took 6-13 ms and the matting 4-6 ms, against
+    /// 2-3 ms each on 2-pixel blocks (the bench's 12 MP stickers, 7 of 24 of them such,
+    /// 13.4 -> 11.4 ms on average to compose). Validation seeds 1-12 as shipped and two
+    /// perturbed copies: 0.9207 / 0.9032 -> 0.9207 / 0.9033 mIoU; seeds 1, 5 and 6 scaled up
+    /// 2.6 times (where most filters reach 3 pixels) 0.9113 / 0.8783 / 0.8432 -> 0.9111 /
+    /// 0.8783 / 0.8431, boundary F up by 0.0000-0.0001; the dev set the same to four places.
+    static func subsampling(forRadius radius: Int) -> Int { max(1, (radius + 1) / 2) }
+
     static func compose(_ image: RGBAImage, mask: ForegroundMask, maskScale: Double, layout: CropLayout) -> RGBAImage {
         let width = layout.outputWidth, height = layout.outputHeight
         var pixels = opaqueColors(of: image, layout: layout)
@@ -37,7 +50,7 @@ enum SoftAlphaComposer {
         // One mask pixel spans this many output pixels; the filter reaches `reach` of it.
         let span = layout.scale / maskScale
         let radius = max(2, Int((span * reach).rounded(.up)))
-        let subsampling = max(1, radius / 2)
+        let subsampling = SoftAlphaComposer.subsampling(forRadius: radius)
         let grid = LowResolutionGrid(width: width, height: height, subsampling: subsampling)
         // The guide: the luminance of each block's mean colour; with one pixel per block,
         // straight from the bytes (the same floats, without a float copy of the colours).
