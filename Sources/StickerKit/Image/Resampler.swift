@@ -63,27 +63,31 @@ enum Resampler {
     }
 
     /// row[i] = the sum over taps t, in order, of weights[t] x source[starts[t] + i], for
-    /// i < count, sixteen samples at a time: each run is summed in registers and stored
-    /// once, not loaded and stored again per tap, and its two halves' sums do not wait on
-    /// each other (same sums, same order).
+    /// i < count, thirty-two samples at a time: each run is summed in registers and stored
+    /// once, not loaded and stored again per tap, and its four quarters' sums do not wait on
+    /// each other (same sums, same order; with two, each addition waited on the last).
     @inline(__always)
     private static func filterRows<Sample: ResampleSample>(_ source: UnsafeBufferPointer<Sample>,
                                                            starts: UnsafeBufferPointer<Int>, weights: UnsafeBufferPointer<Float>,
                                                            into row: UnsafeMutableBufferPointer<Float>, count: Int) {
         let rowBytes = UnsafeMutableRawPointer(row.baseAddress!)
         var i = 0
-        while i + 16 <= count {
-            var low = SIMD8<Float>(), high = SIMD8<Float>()
+        while i + 32 <= count {
+            var a = SIMD8<Float>(), b = SIMD8<Float>(), c = SIMD8<Float>(), d = SIMD8<Float>()
             for tap in starts.indices {
                 // Wrapping index arithmetic: in bounds by construction, and checked additions
                 // cost a branch each in the innermost loop.
                 let weight = SIMD8(repeating: weights[tap]), start = starts[tap] &+ i
-                low = low + weight * Sample.eight(source, at: start)
-                high = high + weight * Sample.eight(source, at: start &+ 8)
+                a = a + weight * Sample.eight(source, at: start)
+                b = b + weight * Sample.eight(source, at: start &+ 8)
+                c = c + weight * Sample.eight(source, at: start &+ 16)
+                d = d + weight * Sample.eight(source, at: start &+ 24)
             }
-            rowBytes.storeBytes(of: low, toByteOffset: i * 4, as: SIMD8<Float>.self)
-            rowBytes.storeBytes(of: high, toByteOffset: i * 4 + 32, as: SIMD8<Float>.self)
-            i += 16
+            rowBytes.storeBytes(of: a, toByteOffset: i * 4, as: SIMD8<Float>.self)
+            rowBytes.storeBytes(of: b, toByteOffset: i * 4 + 32, as: SIMD8<Float>.self)
+            rowBytes.storeBytes(of: c, toByteOffset: i * 4 + 64, as: SIMD8<Float>.self)
+            rowBytes.storeBytes(of: d, toByteOffset: i * 4 + 96, as: SIMD8<Float>.self)
+            i += 32
         }
         while i + 8 <= count {
             var sum = SIMD8<Float>()
