@@ -82,12 +82,39 @@ struct LowResolutionGrid: Sendable {
                     let target = UnsafeMutableRawPointer(means.baseAddress!)
                     forEachBlock { cell, rows, columns in
                         var sum = SIMD4<Float>()
-                        for y in rows {
-                            let line = y &* width
-                            for x in columns { sum += Sample.four(plane, at: (line &+ x) &* 4) }
+                        if rows.count == 2 && columns.count == 2 {
+                            // A whole 2 x 2 block (the common grid), without the loops.
+                            let top = (rows.lowerBound &* width &+ columns.lowerBound) &* 4, bottom = top &+ width &* 4
+                            sum += Sample.four(plane, at: top)
+                            sum += Sample.four(plane, at: top &+ 4)
+                            sum += Sample.four(plane, at: bottom)
+                            sum += Sample.four(plane, at: bottom &+ 4)
+                        } else {
+                            for y in rows {
+                                let line = y &* width
+                                for x in columns { sum += Sample.four(plane, at: (line &+ x) &* 4) }
+                            }
                         }
                         let size = Float(rows.count * columns.count)
                         target.storeBytes(of: sum / size, toByteOffset: cell * 16, as: SIMD4<Float>.self)
+                    }
+                    return
+                }
+                if channels == 1 {
+                    forEachBlock { cell, rows, columns in
+                        var sum: Float = 0
+                        if rows.count == 2 && columns.count == 2 {
+                            let top = rows.lowerBound &* width &+ columns.lowerBound, bottom = top &+ width
+                            sum += plane[top].sampleValue
+                            sum += plane[top &+ 1].sampleValue
+                            sum += plane[bottom].sampleValue
+                            sum += plane[bottom &+ 1].sampleValue
+                        } else {
+                            for y in rows {
+                                for x in columns { sum += plane[y &* width &+ x].sampleValue }
+                            }
+                        }
+                        means[cell] = sum / Float(rows.count * columns.count)
                     }
                     return
                 }
