@@ -52,9 +52,10 @@ struct LowResolutionGrid: Sendable {
         }
     }
 
-    /// `plane` (`channels` interleaved, full size; floats or bytes): the mean of each block.
-    /// Each block's sum adds its pixels row by row, left to right.
+    /// `plane` (one channel, or four interleaved; full size; floats or bytes): the mean of
+    /// each block. Each block's sum adds its pixels row by row, left to right.
     func shrink<Sample: ResampleSample>(_ plane: [Sample], channels: Int = 1) -> [Float] {
+        precondition(channels == 1 || channels == 4, "one channel or four")
         // One pixel per block: the means are the samples themselves, the same floats.
         if subsampling == 1 {
             return [Float](unsafeUninitializedCapacity: count * channels) { means, initialized in
@@ -100,33 +101,20 @@ struct LowResolutionGrid: Sendable {
                     }
                     return
                 }
-                if channels == 1 {
-                    forEachBlock { cell, rows, columns in
-                        var sum: Float = 0
-                        if rows.count == 2 && columns.count == 2 {
-                            let top = rows.lowerBound &* width &+ columns.lowerBound, bottom = top &+ width
-                            sum += plane[top].sampleValue
-                            sum += plane[top &+ 1].sampleValue
-                            sum += plane[bottom].sampleValue
-                            sum += plane[bottom &+ 1].sampleValue
-                        } else {
-                            for y in rows {
-                                for x in columns { sum += plane[y &* width &+ x].sampleValue }
-                            }
-                        }
-                        means[cell] = sum / Float(rows.count * columns.count)
-                    }
-                    return
-                }
                 forEachBlock { cell, rows, columns in
-                    let size = Float(rows.count * columns.count)
-                    for c in 0..<channels {
-                        var sum: Float = 0
+                    var sum: Float = 0
+                    if rows.count == 2 && columns.count == 2 {
+                        let top = rows.lowerBound &* width &+ columns.lowerBound, bottom = top &+ width
+                        sum += plane[top].sampleValue
+                        sum += plane[top &+ 1].sampleValue
+                        sum += plane[bottom].sampleValue
+                        sum += plane[bottom &+ 1].sampleValue
+                    } else {
                         for y in rows {
-                            for x in columns { sum += plane[(y * width + x) * channels + c].sampleValue }
+                            for x in columns { sum += plane[y &* width &+ x].sampleValue }
                         }
-                        means[cell * channels + c] = sum / size
                     }
+                    means[cell] = sum / Float(rows.count * columns.count)
                 }
             }
             initialized = count * channels
