@@ -22,8 +22,8 @@ let package = Package(
             ]
         ),
         .target(name: "CSubjectPriorWeights", path: "CSubjectPriorWeights"),
-        .target(name: "CConvolution", path: "CConvolution"),
-        .target(name: "StickerKit", dependencies: ["CImageCodecs", "CSubjectPriorWeights", "CConvolution"]),
+        .target(name: "CVectorKernels", path: "CVectorKernels"),
+        .target(name: "StickerKit", dependencies: ["CImageCodecs", "CSubjectPriorWeights", "CVectorKernels"]),
         .target(name: "CAllocatorTuning", path: "CAllocatorTuning"),
         .executableTarget(name: "stickerize", dependencies: ["StickerKit", "CAllocatorTuning"]),
         .target(name: "PaletteBenchmark", dependencies: ["StickerKit"]),

@@ -136,6 +136,27 @@ import Testing
         #expect(max(abs(error.x), abs(error.y), abs(error.z)) < 0.001, "\(ratio)")
     }
 
+    /// The AVX2 kernel converts to the same bits as the Swift code, for every grey level,
+    /// random fractional colours (area averages are not whole) and colours past both ends
+    /// of the tables (clamped); 1,259 pixels, so the Swift code also takes the last three.
+    @Test(.enabled(if: VectorKernel.fastest == .avx2, "the CPU has AVX2"))
+    func cielabKernelMatchesTheSwiftCodeBitForBit() {
+        var generator = SplitMix64(seed: 9)
+        func random(_ range: ClosedRange<Float>) -> Float {
+            range.lowerBound + Float(generator.next() % 1_000_000) / 1_000_000 * (range.upperBound - range.lowerBound)
+        }
+        let greys = (0..<256).map { SIMD3<Float>(repeating: Float($0)) }
+        let fractional = (0..<1000).map { _ in SIMD3(random(0...255), random(0...255), random(0...255)) }
+        let outside = [SIMD3<Float>(-3, 0, 260), SIMD3(300, -0.5, 128)]
+        let colors = greys + fractional + outside + [SIMD3(1, 2, 3)]
+        let image = WorkingImage(width: colors.count, height: 1, colors: colors)
+        let portable = image.inCIELAB(kernel: .portable).colors, vector = image.inCIELAB(kernel: .avx2).colors
+        for (index, (a, b)) in zip(portable, vector).enumerated() {
+            #expect(a.x.bitPattern == b.x.bitPattern && a.y.bitPattern == b.y.bitPattern && a.z.bitPattern == b.z.bitPattern,
+                    "\(colors[index]): \(a) against \(b)")
+        }
+    }
+
     @Test func gridShrinksToBlockMeansAndReadsBackBilinearly() {
         // 10 x 7 at s = 4: blocks of 4 x 4, with partial last blocks of 2 columns and 3 rows.
         let width = 10, height = 7

@@ -39,10 +39,10 @@ import Testing
     /// vectors, padded), both kernel sizes and both dilations, borders included (a side of
     /// 8: two groups of four pixels per row), for the portable and the AVX2 code.
     @Test(arguments: [(5, 8, 3, 1), (8, 16, 3, 1), (32, 32, 3, 2), (16, 1, 1, 1), (3, 12, 3, 2)],
-          [FeatureMaps.Kernel.portable, .avx2])
-    func convolutionMatchesItsDefinition(shape: (Int, Int, Int, Int), code: FeatureMaps.Kernel) {
+          [VectorKernel.portable, .avx2])
+    func convolutionMatchesItsDefinition(shape: (Int, Int, Int, Int), code: VectorKernel) {
         // A CPU without AVX2 never runs that kernel, and cannot.
-        guard code == .portable || FeatureMaps.Kernel.fastest == .avx2 else { return }
+        guard code == .portable || VectorKernel.fastest == .avx2 else { return }
         let (inputs, outputs, kernel, dilation) = shape
         let side = 8
         let input = randomValues(inputs * side * side, seed: 1)

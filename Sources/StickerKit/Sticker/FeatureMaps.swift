@@ -1,4 +1,4 @@
-import CConvolution
+import CVectorKernels
 
 /// The square feature maps `SubjectPrior` passes between layers: channels interleaved per
 /// pixel, pixels row-major, with the operations its network is made of.
@@ -13,20 +13,13 @@ struct FeatureMaps {
         self.side = side
     }
 
-    /// The convolution code to run: AVX2 with FMA where the CPU has them, else portable C.
-    enum Kernel: Sendable {
-        case portable, avx2
-
-        static let fastest: Kernel = convolution_has_avx2() ? .avx2 : .portable
-    }
-
     /// A 'same' convolution (3x3 with `dilation`, or 1x1), plus bias, optionally rectified.
     /// The input is copied into a zero border first (a 1x1 kernel needs none), so every
     /// tap of every pixel is valid; the C kernel then sums four neighbouring pixels at once
     /// per block of eight output channels. The side must be a multiple of four, as the
     /// network's are.
     func convolved(_ layer: SubjectPriorWeights.Layer, dilation: Int = 1, relu: Bool,
-                   kernel code: Kernel = .fastest) -> FeatureMaps {
+                   kernel code: VectorKernel = .fastest) -> FeatureMaps {
         precondition(layer.inputs == channels && side % 4 == 0)
         let kernel = layer.kernel, border = kernel / 2 * dilation, padded = side + 2 * border
         var source = values

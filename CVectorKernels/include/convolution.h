@@ -15,11 +15,8 @@ void convolution_portable(const float *input, int padded, int channels, int side
                           const float *packed, const float *bias, int blocks, int outputs, bool relu, float *output);
 
 /// The same with AVX2 and FMA (eight outputs per instruction, two blocks of them at once
-/// where there are two); only where `convolution_has_avx2` says so.
+/// where there are two); only where `vector_kernels_have_avx2` says so.
 void convolution_avx2(const float *input, int padded, int channels, int side, int kernel, int dilation,
                       const float *packed, const float *bias, int blocks, int outputs, bool relu, float *output);
-
-/// Whether this CPU runs `convolution_avx2`.
-bool convolution_has_avx2(void);
 
 #endif

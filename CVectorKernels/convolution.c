@@ -97,8 +97,3 @@ void convolution_avx2(const float *input, int padded, int channels, int side, in
         }
     }
 }
-
-bool convolution_has_avx2(void) {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
