@@ -20,7 +20,7 @@ extension WorkingImage {
     /// Eight pixels at a time: the arithmetic in vector lanes, the table reads per lane,
     /// in the same order of operations as one pixel at a time (the same bits). With AVX2
     /// (`kernel`), the C kernel `cielab_avx2` converts all but the last few pixels with the
-    /// same operations and gathers for the table reads (the bench's 640x480 photos 4.5%
+    /// same operations and gathers for the table reads (the bench's 640x480 photos 5-6%
     /// faster).
     func inCIELAB(kernel: VectorKernel = .fastest) -> WorkingImage {
         let count = colors.count
