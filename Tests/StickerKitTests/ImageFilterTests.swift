@@ -176,6 +176,31 @@ import Testing
         #expect(abs(grid.tap(0, 0).sample(linear).x - (1.5 + 15)) < 1e-4)   // clamped at the edge
     }
 
+    /// Blocks of 2 x 2, which `shrink` adds without its loops, and the partial ones of the
+    /// last column and row, which it does not: for one plane of floats and for RGBA bytes,
+    /// each block's mean added in the order the loops add it.
+    @Test func gridOfTwoByTwoBlocksShrinksToBlockMeans() {
+        let width = 5, height = 3   // blocks: 2 x 2 and 1 x 2 in the first row, 2 x 1 and 1 x 1 in the last
+        let grid = LowResolutionGrid(width: width, height: height, subsampling: 2)
+        #expect(grid.lowWidth == 3 && grid.lowHeight == 2)
+        let floats = (0..<(width * height)).map { Float($0) * 0.37 - 2 }
+        let bytes = (0..<(width * height * 4)).map { UInt8(($0 * 53) % 256) }
+        func mean(_ values: (Int) -> Float, columns: Range<Int>, rows: Range<Int>) -> Float {
+            var sum: Float = 0
+            for y in rows { for x in columns { sum += values(y * width + x) } }
+            return sum / Float(columns.count * rows.count)
+        }
+        let blocks = [(0..<2, 0..<2), (2..<4, 0..<2), (4..<5, 0..<2), (0..<2, 2..<3), (2..<4, 2..<3), (4..<5, 2..<3)]
+        let low = grid.shrink(floats), lowColours = grid.shrink(bytes, channels: 4)
+        for (cell, (columns, rows)) in blocks.enumerated() {
+            #expect(low[cell] == mean({ floats[$0] }, columns: columns, rows: rows), "cell \(cell)")
+            for channel in 0..<4 {
+                #expect(lowColours[cell * 4 + channel] == mean({ Float(bytes[$0 * 4 + channel]) }, columns: columns, rows: rows),
+                        "cell \(cell), channel \(channel)")
+            }
+        }
+    }
+
     /// With one pixel per block, `shrink` takes its own path: the means are the samples,
     /// bytes and floats alike, also in the tail past the last eight.
     @Test func gridOfOnePixelPerBlockShrinksToTheSamplesThemselves() {
