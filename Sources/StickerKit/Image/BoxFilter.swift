@@ -180,7 +180,8 @@ enum BoxFilter {
     }
 }
 
-/// What `BoxFilter.mean` averages: one plane's floats, or several planes' side by side.
+/// What `BoxFilter.mean` and `LowResolutionGrid`'s block means average: one plane's floats,
+/// or several planes' side by side.
 protocol BoxFilterSample {
     static var zero: Self { get }
     static func + (lhs: Self, rhs: Self) -> Self

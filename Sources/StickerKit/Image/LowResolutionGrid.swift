@@ -77,47 +77,39 @@ struct LowResolutionGrid: Sendable {
         // Each block's sum, divided by its pixel count.
         return [Float](unsafeUninitializedCapacity: count * channels) { means, initialized in
             plane.withUnsafeBufferPointer { plane in
+                let target = UnsafeMutableRawPointer(means.baseAddress!)
                 if channels == 4 {
-                    // Whole pixels as vectors, a block at a time so its sum stays in a
-                    // register: the same per-channel sums, in the same order.
-                    let target = UnsafeMutableRawPointer(means.baseAddress!)
-                    forEachBlock { cell, rows, columns in
-                        var sum = SIMD4<Float>()
-                        if rows.count == 2 && columns.count == 2 {
-                            // A whole 2 x 2 block (the common grid), without the loops.
-                            let top = (rows.lowerBound &* width &+ columns.lowerBound) &* 4, bottom = top &+ width &* 4
-                            sum += Sample.four(plane, at: top)
-                            sum += Sample.four(plane, at: top &+ 4)
-                            sum += Sample.four(plane, at: bottom)
-                            sum += Sample.four(plane, at: bottom &+ 4)
-                        } else {
-                            for y in rows {
-                                let line = y &* width
-                                for x in columns { sum += Sample.four(plane, at: (line &+ x) &* 4) }
-                            }
-                        }
-                        let size = Float(rows.count * columns.count)
-                        target.storeBytes(of: sum / size, toByteOffset: cell * 16, as: SIMD4<Float>.self)
-                    }
-                    return
-                }
-                forEachBlock { cell, rows, columns in
-                    var sum: Float = 0
-                    if rows.count == 2 && columns.count == 2 {
-                        let top = rows.lowerBound &* width &+ columns.lowerBound, bottom = top &+ width
-                        sum += plane[top].sampleValue
-                        sum += plane[top &+ 1].sampleValue
-                        sum += plane[bottom].sampleValue
-                        sum += plane[bottom &+ 1].sampleValue
-                    } else {
-                        for y in rows {
-                            for x in columns { sum += plane[y &* width &+ x].sampleValue }
-                        }
-                    }
-                    means[cell] = sum / Float(rows.count * columns.count)
+                    // Whole pixels as vectors: the same per-channel sums, in the same order.
+                    blockMeans(into: target) { Sample.four(plane, at: $0 &* 4) }
+                } else {
+                    blockMeans(into: target) { plane[$0].sampleValue }
                 }
             }
             initialized = count * channels
+        }
+    }
+
+    /// Stores each block's mean of `pixel(i)` over the full-size pixels i it covers, in cell
+    /// order, at `target`: a block at a time, so its sum stays in a register while it adds
+    /// the block's pixels row by row, left to right; a whole 2 x 2 block (the compose
+    /// step's usual grid) without the loops.
+    @inline(__always)
+    private func blockMeans<Value: BoxFilterSample>(into target: UnsafeMutableRawPointer, _ pixel: (Int) -> Value) {
+        forEachBlock { cell, rows, columns in
+            var sum = Value.zero
+            if rows.count == 2 && columns.count == 2 {
+                let top = rows.lowerBound &* width &+ columns.lowerBound, bottom = top &+ width
+                sum = sum + pixel(top)
+                sum = sum + pixel(top &+ 1)
+                sum = sum + pixel(bottom)
+                sum = sum + pixel(bottom &+ 1)
+            } else {
+                for y in rows {
+                    for x in columns { sum = sum + pixel(y &* width &+ x) }
+                }
+            }
+            target.storeBytes(of: sum / Float(rows.count * columns.count), toByteOffset: cell &* MemoryLayout<Value>.stride,
+                              as: Value.self)
         }
     }
 
