@@ -3,7 +3,8 @@
 // sections 3.2.5-3.2.7), written for speed. PNG rows under the Up filter are mostly
 // literals with skewed statistics and long runs of zeros (transparent or flat areas), so
 // this gives about the bytes of libdeflate's level 1 on photo stickers for a fraction of
-// its time: there is no match search, only a byte compare per literal.
+// its time: there is no match search, only a few word operations per eight literals, and
+// the literals are read from the input again when the block is written.
 #include "deflate_runs.h"
 #include <libdeflate.h>
 #include <stdlib.h>
@@ -44,9 +45,9 @@ static inline void store_le64(uint8_t *p, uint64_t value) {
     memcpy(p, &value, sizeof value);
 }
 
-/// Writes `length` bits of `value` (at most 32; with under 8 held, 64 bits never overflow).
-static inline void put_bits(bit_writer *w, uint32_t value, unsigned length) {
-    w->bits |= (uint64_t)value << w->count;
+/// Writes `length` bits of `value` (at most 56; with under 8 held, 64 bits never overflow).
+static inline void put_bits(bit_writer *w, uint64_t value, unsigned length) {
+    w->bits |= value << w->count;
     w->count += length;
     store_le64(w->out, w->bits);
     unsigned whole = w->count >> 3;
@@ -160,26 +161,41 @@ static const uint8_t length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 
 /// The order code-length code lengths are sent in (RFC 1951, section 3.2.7).
 static const uint8_t codelen_order[CODELEN_SYMBOLS] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
 
-/// One block's tokens: a literal byte (0-255) or a run of the previous byte, 256 + its
-/// length - 3.
+/// One block's runs: where each starts in the input and its length (3-258); every byte
+/// between them is a literal, written from the input itself.
 typedef struct {
-    uint16_t *tokens;
+    size_t *run_start;
+    uint16_t *run_length;
     size_t count;
     uint32_t litlen_frequency[LITLEN_SYMBOLS];
     uint8_t length_index[MAX_RUN + 1];   // run length -> index into length_base
-} block_tokens;
+} block_runs;
 
-static void tokenize(block_tokens *block, const uint8_t *input, size_t start, size_t end) {
+static void find_runs(block_runs *block, const uint8_t *input, size_t start, size_t end) {
     // Literals are counted in four tables in turn, so repeats of one byte value do not
     // each wait on the last increment of its counter.
     uint32_t frequency[LITLEN_SYMBOLS] = {0}, literals[4][256] = {{0}};
     frequency[END_OF_BLOCK] = 1;
-    uint16_t *tokens = block->tokens;
     size_t count = 0, i = start;
     while (i < end) {
-        uint8_t byte = input[i++];
-        literals[count & 3][byte]++;
-        tokens[count++] = byte;
+        // Eight literals at once while none of them starts a run: a run starts where the
+        // XORs of a byte with the next three are all zero, and a word has a zero byte
+        // exactly when (v - 0x01..01) & ~v & 0x80..80 is not zero (the bit trick of
+        // S. E. Anderson's "Bit Twiddling Hacks").
+        while (end - i >= 8 + MIN_RUN) {
+            uint64_t a, b, c, d;
+            memcpy(&a, input + i, 8);
+            memcpy(&b, input + i + 1, 8);
+            memcpy(&c, input + i + 2, 8);
+            memcpy(&d, input + i + 3, 8);
+            uint64_t differences = (a ^ b) | (b ^ c) | (c ^ d);
+            if ((differences - 0x0101010101010101u) & ~differences & 0x8080808080808080u) break;
+            for (int k = 0; k < 8; k++) literals[k & 3][input[i + k]]++;
+            i += 8;
+        }
+        uint8_t byte = input[i];
+        literals[i & 3][byte]++;
+        i++;
         // A run is worth a match from three repeats on: one compare of the literal and the
         // next three bytes as a word (most literals start none, and this one branch is then
         // well predicted).
@@ -191,7 +207,8 @@ static void tokenize(block_tokens *block, const uint8_t *input, size_t start, si
         while (run < available && input[i + run] == byte) run++;
         while (run >= MIN_RUN) {
             size_t length = run < MAX_RUN ? run : MAX_RUN;
-            tokens[count++] = (uint16_t)(256 + length - MIN_RUN);
+            block->run_start[count] = i;
+            block->run_length[count++] = (uint16_t)length;
             frequency[257 + block->length_index[length]]++;
             run -= length;
             i += length;
@@ -266,8 +283,8 @@ static void write_stored(bit_writer *w, const uint8_t *input, size_t start, size
 
 /// Writes `input[start ..< end]` as one block with its own Huffman code, or as stored
 /// blocks where that code would not be smaller.
-static void write_block(bit_writer *w, block_tokens *block, const uint8_t *input, size_t start, size_t end, int last) {
-    tokenize(block, input, start, end);
+static void write_block(bit_writer *w, block_runs *block, const uint8_t *input, size_t start, size_t end, int last) {
+    find_runs(block, input, start, end);
     uint8_t lengths[LITLEN_SYMBOLS + 2];   // literal/length code lengths, then the distance ones
     code_lengths(block->litlen_frequency, LITLEN_SYMBOLS, MAX_BITS, lengths);
     int literal_codes = LITLEN_SYMBOLS;
@@ -323,36 +340,41 @@ static void write_block(bit_writer *w, block_tokens *block, const uint8_t *input
         run_code[run] = codes[symbol] | (uint32_t)(run - length_base[index]) << lengths[symbol];
         run_bits[run] = (uint8_t)(lengths[symbol] + length_extra[index] + 1);
     }
-    // The hot loop works on a copy of the writer: its bytes go out through a byte pointer,
+    // The hot loops work on a copy of the writer: its bytes go out through a byte pointer,
     // which could alias the caller's writer, so each write would reload it.
     bit_writer local = *w;
-    const uint16_t *tokens = block->tokens;
-    size_t count = block->count;
-    for (size_t k = 0; k < count; k++) {
-        uint16_t token = tokens[k];
-        if (token < 256) {
-            // Two literals in a row (most are) go out in one write of up to 30 bits.
-            uint16_t next = k + 1 < count ? tokens[k + 1] : 256;
-            if (next < 256) {
-                put_bits(&local, codes[token] | (uint32_t)codes[next] << lengths[token], lengths[token] + lengths[next]);
-                k++;
-            } else {
-                put_bits(&local, codes[token], lengths[token]);
-            }
-        } else {
-            int run = token - 256 + MIN_RUN;
-            put_bits(&local, run_code[run], run_bits[run]);
+    size_t at = start;
+    for (size_t k = 0; k <= block->count; k++) {
+        // The literals up to the next run (or the block's end), three to a write of up to
+        // 45 bits, then the run's code, extra bits and one-bit distance code (0) in one.
+        size_t literals_end = k < block->count ? block->run_start[k] : end;
+        for (; at + 3 <= literals_end; at += 3) {
+            uint8_t a = input[at], b = input[at + 1], c = input[at + 2];
+            unsigned a_bits = lengths[a], ab_bits = a_bits + lengths[b];
+            put_bits(&local, codes[a] | (uint64_t)codes[b] << a_bits | (uint64_t)codes[c] << ab_bits,
+                     ab_bits + lengths[c]);
         }
+        for (; at < literals_end; at++) put_bits(&local, codes[input[at]], lengths[input[at]]);
+        if (k == block->count) break;
+        int run = block->run_length[k];
+        put_bits(&local, run_code[run], run_bits[run]);
+        at += (size_t)run;
     }
     put_bits(&local, codes[END_OF_BLOCK], lengths[END_OF_BLOCK]);
     *w = local;
 }
 
 size_t cic_zlib_compress_runs(const uint8_t *input, size_t length, uint8_t *output) {
-    block_tokens block;
-    // A literal and a run at most per input byte, with runs never longer than the block.
-    block.tokens = malloc(sizeof(uint16_t) * (BLOCK_INPUT + 1));
-    if (block.tokens == NULL) return 0;
+    block_runs block;
+    // Each run covers three bytes or more of its block.
+    size_t most_runs = BLOCK_INPUT / MIN_RUN + 1;
+    block.run_start = malloc(sizeof(size_t) * most_runs);
+    block.run_length = malloc(sizeof(uint16_t) * most_runs);
+    if (block.run_start == NULL || block.run_length == NULL) {
+        free(block.run_start);
+        free(block.run_length);
+        return 0;
+    }
     for (int index = 0; index < 29; index++) {
         int upper = index == 28 ? MAX_RUN : length_base[index + 1] - 1;
         for (int run = length_base[index]; run <= upper; run++) block.length_index[run] = (uint8_t)index;
@@ -367,7 +389,8 @@ size_t cic_zlib_compress_runs(const uint8_t *input, size_t length, uint8_t *outp
         start = end;
     } while (start < length);
     align_to_byte(&w);
-    free(block.tokens);
+    free(block.run_start);
+    free(block.run_length);
     uint32_t adler = libdeflate_adler32(1, input, length);
     w.out[0] = (uint8_t)(adler >> 24);
     w.out[1] = (uint8_t)(adler >> 16);
