@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import StickerKit
 
 /// Everything the command line can say, with the defaults the README documents.
@@ -39,7 +40,7 @@ struct CommandLineOptions: Equatable {
         guard usesCache else { return nil }
         if let cacheDirectory { return cacheDirectory }
         if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/stickerize" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.cache/stickerize"
     }
 }

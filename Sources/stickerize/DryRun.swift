@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import StickerKit
 
 /// `--list`: what a run would process, and which inputs are cache hits, without writing
@@ -15,7 +16,7 @@ enum DryRun {
             if options.json {
                 line = (try? encoder.encode(item)) ?? Data()
             } else {
-                let status = item.status.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+                let status = item.status.rawValue + String(repeating: " ", count: max(0, 7 - item.status.rawValue.count))
                 line = Data((status + item.source + (item.error.map { ": " + $0 } ?? " -> " + item.output)).utf8)
             }
             line.append(UInt8(ascii: "\n"))

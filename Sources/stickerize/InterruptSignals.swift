@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Turns SIGINT and SIGTERM into cancellation of a task (structured, cooperative), and
 /// keeps SIGPIPE and SIGXFSZ from killing the process (a closed pipe or a file-size

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import StickerKit
 
 /// Tells a person how the batch goes, on standard error: on a terminal one live status
@@ -48,7 +49,7 @@ final class ProgressReporter {
         guard !quiet else { return }
         let seconds = (clock.now - start).milliseconds / 1000
         var line = "\(photoCount(summary.finishedCount)): \(summary.computedCount) new, \(summary.cachedCount) cached, "
-            + "\(summary.failedCount) failed in " + String(format: "%.2f s", seconds)
+            + "\(summary.failedCount) failed in " + ProgressReporter.decimal(seconds, places: 2) + " s"
         if summary.wasCancelled { line += " (interrupted)" }
         StandardError.write(line + "\n")
     }
@@ -72,8 +73,15 @@ final class ProgressReporter {
         lastDraw = now
         let seconds = max((now - start).milliseconds / 1000, 0.001)
         let rate = Double(done) / seconds
-        StandardError.write("\r\u{1B}[K" + String(format: "%d/%d done, %.1f/s, %d failed", done, started, rate, failed))
+        StandardError.write("\r\u{1B}[K" + "\(done)/\(started) done, \(ProgressReporter.decimal(rate, places: 1))/s, \(failed) failed")
         statusShown = true
+    }
+
+    /// `value` with `places` decimals, as printf's `%.*f` writes it.
+    private static func decimal(_ value: Double, places: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = withVaList([places, value]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) }
+        return String(decoding: buffer.prefix(Int(max(0, min(length, 63)))).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private func clearStatus() {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import StickerKit
 
 /// Unbuffered writes to standard error (a failed write is ignored: there is nowhere left

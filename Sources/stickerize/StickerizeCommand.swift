@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import StickerKit
 
 /// The `stickerize` command: parse, run the batch, report, exit.

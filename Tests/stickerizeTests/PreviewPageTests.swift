@@ -21,6 +21,13 @@ import TestSupport
         return [UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 
+    /// The page's links are percent-encoded by StickerKit itself (it does not link
+    /// Foundation, whose encoding pulls in ICU): byte for byte what Foundation writes.
+    @Test(arguments: ["a b/c.png", "../photos/été #1%.png", "x?y=z&w;:@$!'()*+,~_.-", "日本/写真.png", "tab\tline\n"])
+    func linksAreEncodedAsFoundationEncodesPaths(_ path: String) {
+        #expect(PreviewPage.percentEncoded(path) == path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed))
+    }
+
     @Test func previewShowsStickersCardsSwatchesAndFailuresInABrowser() throws {
         let chromium = "/usr/bin/chromium"
         try #require(FileManager.default.isExecutableFile(atPath: chromium), "Chromium is missing: run Scripts/bootstrap --test")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Names one cached result: the SHA-256 of the input bytes combined with the options'
 /// fingerprint (which includes the algorithm version).

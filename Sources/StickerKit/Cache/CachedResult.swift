@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What the cache keeps of a processed photo: the sticker's PNG and its metadata.
 public struct CachedResult: Sendable, Codable, Equatable {

@@ -1,5 +1,5 @@
 import CImageCodecs
-import Foundation
+import FoundationEssentials
 
 /// The on-disk form of a cache entry, checksummed so a torn or corrupt file is a miss:
 ///

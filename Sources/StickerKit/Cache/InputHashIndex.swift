@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The cache's record of which content hash an unchanged input file has, so a rerun over
 /// files that were not touched since finds its results without reading or hashing them.

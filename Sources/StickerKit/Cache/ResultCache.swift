@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Results keyed by content hash and options, in memory for this run and on disk across
 /// runs (and processes).

@@ -1,5 +1,5 @@
 import CImageCodecs
-import Foundation
+import FoundationEssentials
 
 /// The SHA-256 of a file's bytes (through libcrypto), as `sha256sum` prints it.
 public struct ContentHash: Sendable, Hashable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import CImageCodecs
-import Foundation
+import FoundationEssentials
 
 /// Decodes PNG, JPEG, WebP and (with libheif installed) HEIC bytes to upright RGBA8
 /// through the C shims.

@@ -1,5 +1,5 @@
 import CImageCodecs
-import Foundation
+import FoundationEssentials
 
 /// Encodes RGBA8 images as 8-bit RGBA PNG.
 ///

@@ -1,5 +1,5 @@
 import CImageCodecs
-import Foundation
+import FoundationEssentials
 
 /// Encodes RGBA8 images as WebP through libwebp: lossless, or lossy at a quality 0-100
 /// (alpha is kept either way).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension LabColor {
     /// CIEDE2000 colour difference (kL = kC = kH = 1), following G. Sharma, W. Wu,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A colour in CIELAB (D65 white), the perceptual space palettes are computed in.
 public struct LabColor: Sendable, Hashable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The six colour roles of Android's Palette library, each with the text colour that reads
 /// on it; a role is nil when no colour of the image fits it.

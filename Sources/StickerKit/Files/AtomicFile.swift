@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes files so no reader ever sees half of one: the bytes go to a temporary file in
 /// the destination folder, which is then renamed over the destination (atomic on POSIX).
@@ -30,21 +31,33 @@ public enum AtomicFile {
 }
 
 extension AtomicFile {
-    /// Streams a file through `body` into a temporary file, then renames it over `url`.
-    public static func write(to url: URL, body: (FileHandle) throws -> Void) throws {
-        let temporary = temporaryURL(for: url)
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
-            throw FileWriteError.cannotWrite(path: url.path, reason: "cannot create a temporary file")
+    /// A temporary file being written by `write(to:body:)`.
+    public struct Output {
+        fileprivate let descriptor: Int32
+        fileprivate let path: String
+
+        public func write(_ data: Data) throws(FileWriteError) {
+            let error = DescriptorWriter.writeAll(data, to: descriptor)
+            guard error == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(error))) }
         }
+    }
+
+    /// Streams a file through `body` into a temporary file, flushed to the disk, then
+    /// renames it over `url`.
+    public static func write(to url: URL, body: (Output) throws -> Void) throws {
+        let temporary = temporaryURL(for: url)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw FileWriteError.cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
+        var isOpen = true
         do {
-            let handle = try FileHandle(forWritingTo: temporary)
-            defer { try? handle.close() }
-            try body(handle)
-            try handle.synchronize()
-            guard rename(temporary.path, url.path) == 0 else {
+            try body(Output(descriptor: descriptor, path: url.path))
+            guard fsync(descriptor) == 0 else { throw FileWriteError.cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
+            isOpen = false
+            guard close(descriptor) == 0, rename(temporary.path, url.path) == 0 else {
                 throw FileWriteError.cannotWrite(path: url.path, reason: String(cString: strerror(errno)))
             }
         } catch {
+            if isOpen { close(descriptor) }
             unlink(temporary.path)
             throw error
         }

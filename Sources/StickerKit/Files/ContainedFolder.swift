@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Creates the folders between a root and a file inside it without ever following a
 /// symbolic link, so that nothing written under the root can land outside it (a link
@@ -11,13 +12,7 @@ public enum ContainedFolder {
     public static func createParents(of file: URL, under root: URL) throws(FileWriteError) {
         let rootPath = root.standardizedFileURL.path
         var info = stat()
-        if stat(rootPath, &info) != 0 {
-            do {
-                try FileManager.default.createDirectory(atPath: rootPath, withIntermediateDirectories: true)
-            } catch {
-                throw .cannotCreateFolder(path: rootPath, reason: "\((error as NSError).localizedFailureReason ?? "\(error)")")
-            }
-        }
+        if stat(rootPath, &info) != 0 { try makeRoot(rootPath) }
         let parentPath = file.deletingLastPathComponent().standardizedFileURL.path
         guard parentPath != rootPath else { return }
         guard parentPath.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else {
@@ -27,6 +22,18 @@ public enum ContainedFolder {
         for component in parentPath.dropFirst(rootPath.count).split(separator: "/") {
             path += (path.hasSuffix("/") ? "" : "/") + component
             try ensureFolder(path)
+        }
+    }
+
+    /// `mkdir -p` for the root, an absolute, standardised path: links on its way are
+    /// followed, as the user named it.
+    private static func makeRoot(_ path: String) throws(FileWriteError) {
+        var partial = ""
+        for component in path.split(separator: "/") {
+            partial += "/" + component
+            if mkdir(partial, 0o755) != 0 && errno != EEXIST {
+                throw .cannotCreateFolder(path: path, reason: String(cString: strerror(errno)))
+            }
         }
     }
 

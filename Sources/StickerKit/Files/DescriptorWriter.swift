@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Writes a whole buffer to a file descriptor with `write(2)`, retrying short writes and
 /// EINTR, and reports failure (a closed pipe, a full disk) as an errno value instead of
@@ -9,7 +10,7 @@ public enum DescriptorWriter {
         data.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let written = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     return errno

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Walks a folder tree lazily, depth first, in sorted (byte) order, yielding image files.
 ///

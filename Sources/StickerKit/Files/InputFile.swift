@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads a file whole, refusing anything that is not a regular file (a FIFO or a device
 /// could block or never end): inputs with one `read` loop into a buffer it owns, the
@@ -15,7 +16,7 @@ public enum InputFile {
         guard let buffer = malloc(size) else { throw .cannotRead(reason: String(cString: strerror(ENOMEM))) }
         var count = 0
         while count < size {
-            let got = Foundation.read(descriptor, buffer + count, size - count)
+            let got = Glibc.read(descriptor, buffer + count, size - count)
             if got < 0 {
                 if errno == EINTR { continue }
                 let reason = String(cString: strerror(errno))

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What `stat` says about an input file that changes whenever its bytes may have: device,
 /// inode, size, and the modification and status-change times to the nanosecond. The

@@ -1,7 +1,7 @@
-import Foundation
+import FoundationEssentials
 
 /// Paths handed from the thread that reads them (`PathListReader`) to the batch, as they
-/// arrive. They pass through a buffer under an `NSCondition` (a pthread mutex, which
+/// arrive. They pass through a buffer under a `ThreadCondition` (a pthread mutex, which
 /// ThreadSanitizer follows); the `AsyncStream` beside it carries only wake-ups. Handed
 /// through the stream itself, a path the batch had not asked for yet was ordered only by
 /// the stream's own lock, a futex of the Swift runtime's that ThreadSanitizer cannot see,
@@ -94,9 +94,9 @@ public struct PathList: AsyncSequence, Sendable {
 /// read and written solely inside `append`, `takeAll` and `close`, each of which holds
 /// `condition`'s lock for the whole access (no `await` in between; `append`'s wait
 /// releases the lock and takes it back before reading again); `condition` itself is
-/// immutable and NSCondition is thread-safe.
+/// immutable and a `ThreadCondition` is thread-safe.
 private final class PathBuffer: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var paths: [RawPath] = []
     private var closed = false
 

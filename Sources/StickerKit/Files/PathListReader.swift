@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Reads a list of paths (one per line, or NUL-separated) from a file descriptor as they
 /// arrive, so `find ... | stickerize -` starts on the first path before `find` ends.
@@ -8,7 +9,7 @@ import Foundation
 public enum PathListReader {
     public static func paths(fileDescriptor: Int32, nulSeparated: Bool) -> PathList {
         let (list, writer) = PathList.make()
-        let thread = Thread {
+        startThread {
             let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 65536)
@@ -32,7 +33,22 @@ public enum PathListReader {
             emit(pending[...])
             writer.finish()
         }
-        thread.start()
         return list
+    }
+
+    /// Runs `body` on a new, detached thread.
+    private static func startThread(_ body: @escaping @Sendable () -> Void) {
+        final class Body: Sendable {
+            let run: @Sendable () -> Void
+            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        }
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { context in
+            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+            return nil
+        }, context)
+        precondition(result == 0, "cannot start the thread that reads the path list: \(String(cString: strerror(result)))")
+        pthread_detach(thread)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A file path as the bytes the kernel stores, which need not be UTF-8: a folder copied
 /// from an old camera card can hold `IMG\xE9.jpg` in Latin-1. Swift strings would replace
@@ -37,7 +37,7 @@ public struct RawPath: Sendable, Hashable, Comparable {
                 text += scalar
                 index += length
             } else {
-                text += String(format: "\\x%02X", bytes[index])
+                text += "\\x" + bytes[index].upperHexDigits
                 index += 1
             }
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The inputs of a batch as an `AsyncSequence` of jobs, produced lazily: folders are
 /// walked as the pipeline asks for more, and a path list streams as it is read.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Processes a batch of photos concurrently, at most `jobs` at a time, writing each
 /// sticker under the output folder as soon as it is ready.

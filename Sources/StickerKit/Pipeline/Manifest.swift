@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// `manifest.json` in the output folder: the options of the run and one item per input,
 /// sorted by source path (written by `ManifestWriter`; read back with `JSONDecoder`).

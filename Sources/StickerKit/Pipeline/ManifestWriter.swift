@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Builds `manifest.json` for a batch of any size in bounded memory: each finished item
 /// is appended as a JSON line to a temporary file in the output folder, only its sort key
@@ -15,7 +16,8 @@ public final class ManifestWriter {
     private let folder: URL
     private let options: ProcessingOptions
     private let spoolURL: URL
-    private let spool: FileHandle
+    /// The spool's file descriptor, open for reading and writing.
+    private let spool: Int32
     private var entries: [Entry] = []
     private var offset: UInt64 = 0
     private let encoder = Manifest.encoder(pretty: false)
@@ -24,20 +26,19 @@ public final class ManifestWriter {
         self.folder = folder
         self.options = options
         spoolURL = folder.appendingPathComponent(AtomicFile.temporaryPrefix + "\(getpid())-manifest-items")
-        guard FileManager.default.createFile(atPath: spoolURL.path, contents: nil) else {
-            throw FileWriteError.cannotWrite(path: spoolURL.path, reason: "cannot create a temporary file")
-        }
-        spool = try FileHandle(forUpdating: spoolURL)
+        spool = open(spoolURL.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard spool >= 0 else { throw FileWriteError.cannotWrite(path: spoolURL.path, reason: String(cString: strerror(errno))) }
     }
 
     deinit {
-        try? spool.close()
+        close(spool)
         unlink(spoolURL.path)
     }
 
     public func add(_ item: ManifestItem) throws {
         let line = try encoder.encode(item)
-        try spool.write(contentsOf: line)
+        let error = DescriptorWriter.writeAll(line, to: spool)
+        guard error == 0 else { throw FileWriteError.cannotWrite(path: spoolURL.path, reason: String(cString: strerror(error))) }
         entries.append(Entry(source: item.source, index: item.index, offset: offset, length: line.count))
         offset += UInt64(line.count)
     }
@@ -48,15 +49,33 @@ public final class ManifestWriter {
         let header = try Manifest.encoder(pretty: false).encode(Manifest(options: options, items: []))
         // `{"items":[],"options":...}` with the items spliced in, one per line.
         let text = String(decoding: header, as: UTF8.self)
-        guard let marker = text.range(of: "\"items\":[]") else { throw CocoaError(.coderInvalidValue) }
-        try AtomicFile.write(to: folder.appendingPathComponent(Manifest.fileName)) { output in
-            try output.write(contentsOf: Data(text[..<marker.lowerBound].utf8) + Data("\"items\":[\n".utf8))
-            for (position, entry) in entries.enumerated() {
-                try spool.seek(toOffset: entry.offset)
-                guard let line = try spool.read(upToCount: entry.length) else { throw CocoaError(.fileReadCorruptFile) }
-                try output.write(contentsOf: line + Data((position + 1 < entries.count ? ",\n" : "\n").utf8))
-            }
-            try output.write(contentsOf: Data(("]" + text[marker.upperBound...]).utf8) + Data("\n".utf8))
+        let manifestURL = folder.appendingPathComponent(Manifest.fileName)
+        guard let marker = text.firstRange(of: "\"items\":[]") else {
+            throw FileWriteError.cannotWrite(path: manifestURL.path, reason: "its header has no list of items")
         }
+        try AtomicFile.write(to: manifestURL) { output in
+            try output.write(Data(text[..<marker.lowerBound].utf8) + Data("\"items\":[\n".utf8))
+            for (position, entry) in entries.enumerated() {
+                try output.write(try spooled(entry) + Data((position + 1 < entries.count ? ",\n" : "\n").utf8))
+            }
+            try output.write(Data(("]" + text[marker.upperBound...]).utf8) + Data("\n".utf8))
+        }
+    }
+
+    /// The line `entry` points at in the spool.
+    private func spooled(_ entry: Entry) throws(FileWriteError) -> Data {
+        var line = Data(count: entry.length)
+        var count = 0
+        let failure: Int32? = line.withUnsafeMutableBytes { buffer in
+            while count < entry.length {
+                let got = pread(spool, buffer.baseAddress! + count, entry.length - count, off_t(entry.offset) + off_t(count))
+                if got < 0 && errno == EINTR { continue }
+                if got <= 0 { return got < 0 ? errno : EIO }
+                count += got
+            }
+            return nil
+        }
+        if let failure { throw .cannotWrite(path: spoolURL.path, reason: "reading it back: " + String(cString: strerror(failure))) }
+        return line
     }
 }

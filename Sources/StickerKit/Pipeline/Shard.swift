@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One part of a stable partition of a batch's inputs (`--shard I/N`), so a CI matrix of
 /// N jobs covers every input exactly once.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A self-contained HTML page to look at a batch (`--preview FILE.html`): failures first
 /// with their reasons, then one row per sticker with the input's thumbnail (embedded as a
@@ -79,7 +79,25 @@ public enum PreviewPage {
         while shared < min(target.count, origin.count), target[shared] == origin[shared] { shared += 1 }
         let parts = Array(repeating: "..", count: origin.count - shared) + target[shared...]
         let path = parts.joined(separator: "/")
-        return path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+        return percentEncoded(path)
+    }
+
+    /// The bytes a link's path keeps as they are: those Foundation's `urlPathAllowed` keeps
+    /// on Linux (RFC 3986's unreserved characters, its sub-delimiters but ';', and '@' and
+    /// '/'), so the links are what they were when Foundation encoded them.
+    private static let pathAllowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,=@/".utf8)
+
+    /// `path` with every other UTF-8 byte written as %XX.
+    static func percentEncoded(_ path: String) -> String {
+        var encoded = ""
+        for byte in path.utf8 {
+            if pathAllowed.contains(byte) {
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                encoded += "%" + byte.upperHexDigits
+            }
+        }
+        return encoded
     }
 
     static func escape(_ text: String) -> String {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Something that turns a photo's bytes into a processed photo: `PhotoProcessor`, or a
 /// wrapper around it (tests count calls and concurrency through one).

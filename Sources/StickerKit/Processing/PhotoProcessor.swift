@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns one photo's bytes into a sticker and its colours.
 ///

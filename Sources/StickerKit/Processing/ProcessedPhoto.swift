@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything `PhotoProcessor` makes of one photo.
 public struct ProcessedPhoto: Sendable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Fits a sticker to a `StickerPreset`: places it on the platform's canvas and encodes it
 /// under the byte limit, trying the cheapest faithful encoding first.

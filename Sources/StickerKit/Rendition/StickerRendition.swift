@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What is written for each sticker, made from its cached result at write time (so the
 /// costly extraction is cached once, whatever the look or the platform): the style

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The contrast-sensitive smoothness term of GrabCut on an 8-connected grid:
 /// w(p, q) = gamma exp(-beta |I_p - I_q|^2) / dist(p, q), with beta = 1 / (2 <|I_p - I_q|^2>)

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A Gaussian mixture with full covariances over a pixel's features: its colour (CIELAB
 /// scaled to RGB's 0-255, `WorkingImage.inCIELAB`) and its local texture (`LocalTexture`,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Spatially varying weights for the background's mixture: near each pixel, a component
 /// weighs its share of the background around it rather than of the whole picture, so a

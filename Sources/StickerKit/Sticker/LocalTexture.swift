@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How much fine detail surrounds each pixel: the cue that tells a subject in focus from a
 /// blurred background, or a smooth subject from bark, rock or grass around it, where their

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Chooses among the segmenter's candidate results for one photo, by a score learned from
 /// what makes a candidate the subject: how well the subject prior agrees with it, how

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A learned guess of where the subject is: a small fully convolutional network (a U-Net,
 /// Ronneberger, Fischer, Brox 2015, shrunk to 50k weights) that reads the photo squashed

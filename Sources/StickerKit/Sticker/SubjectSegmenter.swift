@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Separates the main subject from the background at working size, with no user input.
 ///
