@@ -36,6 +36,7 @@ extension AtomicFile {
         fileprivate let descriptor: Int32
         fileprivate let path: String
 
+        /// Appends `data`; a failure (a full disk) names the destination and the reason.
         public func write(_ data: Data) throws(FileWriteError) {
             let error = DescriptorWriter.writeAll(data, to: descriptor)
             guard error == 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(error))) }
