@@ -16,7 +16,7 @@ enum DryRun {
             if options.json {
                 line = (try? encoder.encode(item)) ?? Data()
             } else {
-                let status = item.status.rawValue + String(repeating: " ", count: max(0, 7 - item.status.rawValue.count))
+                let name = item.status.rawValue, status = name + String(repeating: " ", count: max(0, 7 - name.count))
                 line = Data((status + item.source + (item.error.map { ": " + $0 } ?? " -> " + item.output)).utf8)
             }
             line.append(UInt8(ascii: "\n"))

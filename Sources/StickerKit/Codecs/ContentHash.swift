@@ -10,10 +10,7 @@ public struct ContentHash: Sendable, Hashable, CustomStringConvertible {
         data.withUnsafeBytes { raw in
             cic_sha256(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, &digest)
         }
-        hex = digest.map { byte in
-            let text = String(byte, radix: 16)
-            return byte < 16 ? "0" + text : text
-        }.joined()
+        hex = digest.map { $0.hexDigits() }.joined()
     }
 
     /// A hash as 64 lowercase hex digits; nil for anything else.

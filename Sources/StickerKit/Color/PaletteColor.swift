@@ -13,10 +13,7 @@ public struct PaletteColor: Sendable, Hashable, Codable {
         self.green = green
         self.blue = blue
         self.share = share
-        hex = "#" + [red, green, blue].map { value in
-            let digits = String(value, radix: 16)
-            return value < 16 ? "0" + digits : digits
-        }.joined()
+        hex = "#" + [red, green, blue].map { $0.hexDigits() }.joined()
     }
 
     init(_ lab: LabColor, share: Double) {

@@ -1,8 +1,8 @@
 extension UInt8 {
-    /// The byte as two upper-case hexadecimal digits ("0A"), as `\xNN` and `%NN` escapes
-    /// write it.
-    var upperHexDigits: String {
-        let digits = Array("0123456789ABCDEF".utf8)
-        return String(decoding: [digits[Int(self >> 4)], digits[Int(self & 15)]], as: UTF8.self)
+    /// The byte as two hexadecimal digits ("0a", or "0A" for `\xNN` and `%NN` escapes):
+    /// content hashes, palette colours, escaped path bytes.
+    func hexDigits(uppercase: Bool = false) -> String {
+        let digits = String(self, radix: 16, uppercase: uppercase)
+        return self < 16 ? "0" + digits : digits
     }
 }

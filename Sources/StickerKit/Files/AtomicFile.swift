@@ -16,22 +16,10 @@ public enum AtomicFile {
 
     /// Writes `data` to `url`, whose folder must exist (see `ContainedFolder`).
     public static func write(_ data: Data, to url: URL) throws(FileWriteError) {
-        let temporary = temporaryURL(for: url)
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
-        let writeError = DescriptorWriter.writeAll(data, to: descriptor)
-        var failure = writeError == 0 ? nil : String(cString: strerror(writeError))
-        if close(descriptor) != 0 && failure == nil { failure = String(cString: strerror(errno)) }
-        if failure == nil && rename(temporary.path, url.path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary.path)
-            throw .cannotWrite(path: url.path, reason: failure)
-        }
+        try write(to: url, flushed: false) { output throws(FileWriteError) in try output.write(data) }
     }
-}
 
-extension AtomicFile {
-    /// A temporary file being written by `write(to:body:)`.
+    /// A temporary file being written by `write(to:flushed:body:)`.
     public struct Output {
         fileprivate let descriptor: Int32
         fileprivate let path: String
@@ -43,19 +31,20 @@ extension AtomicFile {
         }
     }
 
-    /// Streams a file through `body` into a temporary file, flushed to the disk, then
-    /// renames it over `url`.
-    public static func write(to url: URL, body: (Output) throws -> Void) throws {
+    /// Streams a file through `body` into a temporary file beside `url`, flushed to the disk
+    /// first when `flushed`, then renames it over `url`.
+    public static func write(to url: URL, flushed: Bool = true,
+                             body: (Output) throws(FileWriteError) -> Void) throws(FileWriteError) {
         let temporary = temporaryURL(for: url)
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileWriteError.cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
         var isOpen = true
-        do {
+        do throws(FileWriteError) {
             try body(Output(descriptor: descriptor, path: url.path))
-            guard fsync(descriptor) == 0 else { throw FileWriteError.cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
+            guard !flushed || fsync(descriptor) == 0 else { throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
             isOpen = false
             guard close(descriptor) == 0, rename(temporary.path, url.path) == 0 else {
-                throw FileWriteError.cannotWrite(path: url.path, reason: String(cString: strerror(errno)))
+                throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno)))
             }
         } catch {
             if isOpen { close(descriptor) }

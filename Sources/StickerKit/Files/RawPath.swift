@@ -37,7 +37,7 @@ public struct RawPath: Sendable, Hashable, Comparable {
                 text += scalar
                 index += length
             } else {
-                text += "\\x" + bytes[index].upperHexDigits
+                text += "\\x" + bytes[index].hexDigits(uppercase: true)
                 index += 1
             }
         }

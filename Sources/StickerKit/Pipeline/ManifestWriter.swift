@@ -53,7 +53,7 @@ public final class ManifestWriter {
         guard let marker = text.firstRange(of: "\"items\":[]") else {
             throw FileWriteError.cannotWrite(path: manifestURL.path, reason: "its header has no list of items")
         }
-        try AtomicFile.write(to: manifestURL) { output in
+        try AtomicFile.write(to: manifestURL) { output throws(FileWriteError) in
             try output.write(Data(text[..<marker.lowerBound].utf8) + Data("\"items\":[\n".utf8))
             for (position, entry) in entries.enumerated() {
                 try output.write(try spooled(entry) + Data((position + 1 < entries.count ? ",\n" : "\n").utf8))

@@ -94,7 +94,7 @@ public enum PreviewPage {
             if pathAllowed.contains(byte) {
                 encoded.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                encoded += "%" + byte.upperHexDigits
+                encoded += "%" + byte.hexDigits(uppercase: true)
             }
         }
         return encoded
