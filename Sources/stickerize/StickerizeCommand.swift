@@ -52,9 +52,9 @@ enum StickerizeCommand {
 
         let reporter = ProgressReporter(quiet: options.quiet, json: options.json)
         do {
-            try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+            try ContainedFolder.createRoot(output)
         } catch {
-            StandardError.write("stickerize: cannot create output folder \(output.path)\n")
+            StandardError.write("stickerize: cannot create output folder \(output.path): \(error.reason)\n")
             return .someInputsFailed
         }
         let manifest: ManifestWriter

@@ -145,7 +145,11 @@ import TestSupport
         try Data("x".utf8).write(to: blocker)
         let result = try runner.run([photos.path, "--out", blocker.appendingPathComponent("out").path, "--no-cache"])
         #expect(result.status == 1)
-        #expect(result.standardError.hasPrefix("stickerize: cannot create output folder \(blocker.path)/out"))
+        #expect(result.standardError.hasPrefix("stickerize: cannot create output folder \(blocker.path)/out: Not a directory\n"))
+        let onTheFile = try runner.run([photos.path, "--out", blocker.path, "--no-cache"])
+        #expect(onTheFile.status == 1)
+        #expect(onTheFile.standardError.hasPrefix(
+            "stickerize: cannot create output folder \(blocker.path): a file of that name is in the way\n"))
     }
 
     @Test func aLinkPlantedInTheOutputFolderIsNeverWrittenThrough() throws {

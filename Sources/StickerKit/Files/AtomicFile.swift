@@ -59,6 +59,13 @@ public enum FileWriteError: Error, Equatable, CustomStringConvertible {
     case cannotCreateFolder(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
 
+    /// Why, without the path: the system's message or what was in the way.
+    public var reason: String {
+        switch self {
+        case .cannotCreateFolder(_, let reason), .cannotWrite(_, let reason): reason
+        }
+    }
+
     public var description: String {
         switch self {
         case .cannotCreateFolder(let path, let reason): return "cannot create folder \(path): \(reason)"

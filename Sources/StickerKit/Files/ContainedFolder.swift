@@ -10,9 +10,8 @@ public enum ContainedFolder {
     /// Makes `root` (as the user named it, links and all) and then every folder of
     /// `file`'s parent path below it, refusing links and non-folders on the way.
     public static func createParents(of file: URL, under root: URL) throws(FileWriteError) {
+        try createRoot(root)
         let rootPath = root.standardizedFileURL.path
-        var info = stat()
-        if stat(rootPath, &info) != 0 { try makeRoot(rootPath) }
         let parentPath = file.deletingLastPathComponent().standardizedFileURL.path
         guard parentPath != rootPath else { return }
         guard parentPath.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else {
@@ -22,6 +21,22 @@ public enum ContainedFolder {
         for component in parentPath.dropFirst(rootPath.count).split(separator: "/") {
             path += (path.hasSuffix("/") ? "" : "/") + component
             try ensureFolder(path)
+        }
+    }
+
+    /// Makes `root` (as the user named it, links and all) unless it is there, and checks
+    /// that it is a folder (or a link to one).
+    public static func createRoot(_ root: URL) throws(FileWriteError) {
+        let path = root.standardizedFileURL.path
+        var info = stat()
+        if stat(path, &info) != 0 {
+            try makeRoot(path)
+            guard stat(path, &info) == 0 else {
+                throw .cannotCreateFolder(path: path, reason: String(cString: strerror(errno)))
+            }
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw .cannotCreateFolder(path: path, reason: "a file of that name is in the way")
         }
     }
 
