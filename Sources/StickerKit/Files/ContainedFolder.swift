@@ -10,8 +10,8 @@ public enum ContainedFolder {
     /// Makes `root` (as the user named it, links and all) and then every folder of
     /// `file`'s parent path below it, refusing links and non-folders on the way.
     public static func createParents(of file: URL, under root: URL) throws(FileWriteError) {
-        try createRoot(root)
         let rootPath = root.standardizedFileURL.path
+        try createRoot(atPath: rootPath)
         let parentPath = file.deletingLastPathComponent().standardizedFileURL.path
         guard parentPath != rootPath else { return }
         guard parentPath.hasPrefix(rootPath.hasSuffix("/") ? rootPath : rootPath + "/") else {
@@ -27,7 +27,11 @@ public enum ContainedFolder {
     /// Makes `root` (as the user named it, links and all) unless it is there, and checks
     /// that it is a folder (or a link to one).
     public static func createRoot(_ root: URL) throws(FileWriteError) {
-        let path = root.standardizedFileURL.path
+        try createRoot(atPath: root.standardizedFileURL.path)
+    }
+
+    /// `createRoot` for an absolute, standardised path.
+    private static func createRoot(atPath path: String) throws(FileWriteError) {
         var info = stat()
         if stat(path, &info) != 0 {
             try makeRoot(path)
@@ -35,9 +39,8 @@ public enum ContainedFolder {
                 throw .cannotCreateFolder(path: path, reason: String(cString: strerror(errno)))
             }
         }
-        guard info.st_mode & S_IFMT == S_IFDIR else {
-            throw .cannotCreateFolder(path: path, reason: "a file of that name is in the way")
-        }
+        // `stat` follows links, so what `check` sees is a folder or a file in the way.
+        try check(info, path)
     }
 
     /// `mkdir -p` for the root, an absolute, standardised path: links on its way are
