@@ -14,6 +14,8 @@ struct CommandLineOptions: Equatable {
     var colors = 5
     var maxPixels = DecodeOptions.defaultMaxPixels
     var cacheDirectory: String?
+    /// Bytes; 0 is no limit.
+    var cacheLimit = CacheEviction.defaultLimit
     var shard: Shard?
     var listsOnly = false
     var preset: StickerPreset?

@@ -55,6 +55,11 @@ struct OptionSpec: Sendable {
                        guard !value.isEmpty else { throw UsageError("--cache needs a folder name") }
                        options.cacheDirectory = value
                    }),
+        OptionSpec(long: "cache-limit", valueName: "SIZE",
+                   help: "cache size limit, like 500M or 20G; 0: none (default: 5G)",
+                   applyValue: { options, value throws(UsageError) in
+                       options.cacheLimit = try size(value, for: "--cache-limit")
+                   }),
         OptionSpec(long: "no-cache", help: "neither read nor write the disk cache", applyFlag: { $0.usesCache = false }),
         OptionSpec(long: "preset", valueName: "NAME",
                    help: "fit a platform: telegram, whatsapp (WebP), signal, imessage[:300|408|618], discord",
@@ -108,6 +113,18 @@ struct OptionSpec: Sendable {
             }
             return [UInt8(value >> 16), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
         }
+    }
+
+    /// Bytes, or kibi-, mebi-, gibi- or tebibytes with a suffix K, M, G or T (either case).
+    private static func size(_ text: String, for name: String) throws(UsageError) -> Int64 {
+        let units: [Character: Int64] = ["K": 1 << 10, "k": 1 << 10, "M": 1 << 20, "m": 1 << 20,
+                                         "G": 1 << 30, "g": 1 << 30, "T": 1 << 40, "t": 1 << 40]
+        let unit = text.last.flatMap { units[$0] }
+        let digits = unit == nil ? Substring(text) : text.dropLast()
+        guard digits.allSatisfy(\.isASCII), let count = Int64(digits), count >= 0, count <= Int64.max / (unit ?? 1) else {
+            throw UsageError("\(name) takes a size like 500M or 20G (0: no limit), not '\(text)'")
+        }
+        return count * (unit ?? 1)
     }
 
     private static func integer(_ text: String, for name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {

@@ -74,6 +74,7 @@ enum StickerizeCommand {
                 break
             }
         }
+        if !summary.wasCancelled { await cache.evictIfGrown(limit: options.cacheLimit) }
         if let warning = await cache.writeWarning { reporter.warn(warning) }
         do {
             if let manifestProblem { throw manifestProblem }

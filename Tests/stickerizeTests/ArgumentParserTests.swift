@@ -9,6 +9,7 @@ import Testing
         #expect(options.outputDirectory == "stickers")
         #expect(options.maxSize == 1024 && options.margin == 8 && options.colors == 5)
         #expect(options.usesCache && !options.json && !options.quiet)
+        #expect(options.cacheLimit == 5 << 30)
     }
 
     @Test func everyOptionSpelling() throws {
@@ -22,6 +23,10 @@ import Testing
         #expect(options.inputs == ["-", "-weird-name.jpg"])
         #expect(try ArgumentParser.parse(["-j2", "x"]).jobs == 2)
         #expect(try ArgumentParser.parse(["--no-cache", "x"]).usesCache == false)
+        #expect(try ArgumentParser.parse(["--cache-limit", "500M", "x"]).cacheLimit == 500 << 20)
+        #expect(try ArgumentParser.parse(["--cache-limit=2g", "x"]).cacheLimit == 2 << 30)
+        #expect(try ArgumentParser.parse(["--cache-limit", "4096", "x"]).cacheLimit == 4096)
+        #expect(try ArgumentParser.parse(["--cache-limit", "0", "x"]).cacheLimit == 0)
         let sharded = try ArgumentParser.parse(["--shard", "2/5", "--list", "x"])
         #expect(sharded.shard == Shard(index: 2, count: 5) && sharded.listsOnly)
     }
@@ -40,6 +45,10 @@ import Testing
         (["--shard", "0/3", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '0/3'"),
         (["--shard", "4/3", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '4/3'"),
         (["--shard", "2", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '2'"),
+        (["--cache-limit", "5X", "x"], "--cache-limit takes a size like 500M or 20G (0: no limit), not '5X'"),
+        (["--cache-limit", "-1G", "x"], "--cache-limit takes a size like 500M or 20G (0: no limit), not '-1G'"),
+        (["--cache-limit", "1.5G", "x"], "--cache-limit takes a size like 500M or 20G (0: no limit), not '1.5G'"),
+        (["--cache-limit", "9000000T", "x"], "--cache-limit takes a size like 500M or 20G (0: no limit), not '9000000T'"),
     ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }

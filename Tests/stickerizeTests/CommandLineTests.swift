@@ -57,6 +57,28 @@ import TestSupport
         #expect(second.standardError.contains("4 photos: 0 new, 4 cached, 0 failed"))
     }
 
+    @Test func aCacheOverItsLimitIsTrimmedAfterTheRun() throws {
+        let photos = Self.photos(3)
+        let cache = TestFiles.temporaryFolder("cli-cache")
+        func entries() -> [String] {
+            (FileManager.default.enumerator(atPath: cache.path)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".stk") }
+        }
+        let first = try runner.run([photos.path, "--out", TestFiles.temporaryFolder("cli-out").path, "--cache", cache.path])
+        #expect(first.status == 0 && entries().count == 3, "\(first.standardError)")
+        // A limit under one entry: the next run that adds to the cache leaves none of it.
+        try FileManager.default.copyItem(at: Self.photos(4).appendingPathComponent("p003.jpg"),
+                                         to: photos.appendingPathComponent("p003.jpg"))
+        let second = try runner.run([photos.path, "--out", TestFiles.temporaryFolder("cli-out").path, "--cache", cache.path,
+                                     "--cache-limit", "1K"])
+        #expect(second.status == 0 && second.standardError.contains("4 photos: 1 new, 3 cached, 0 failed"),
+                "\(second.standardError)")
+        #expect(entries().isEmpty)
+        let third = try runner.run([photos.path, "--out", TestFiles.temporaryFolder("cli-out").path, "--cache", cache.path,
+                                    "--cache-limit", "0"])
+        #expect(third.standardError.contains("4 photos: 4 new, 0 cached, 0 failed"), "\(third.standardError)")
+        #expect(entries().count == 4)
+    }
+
     @Test func maskFolderGetsFullFrameMasks() throws {
         let photos = Self.photos(2)
         let out = TestFiles.temporaryFolder("cli-out"), masks = TestFiles.temporaryFolder("cli-masks").appendingPathComponent("new")

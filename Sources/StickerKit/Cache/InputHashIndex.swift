@@ -19,10 +19,12 @@ enum InputHashIndex {
             .appendingPathComponent(name)
     }
 
-    /// The recorded content hash of the file with this identity, if there is an intact entry.
+    /// The recorded content hash of the file with this identity, if there is an intact
+    /// entry (which is then marked used, `CacheEviction.markUsed`).
     static func hash(for identity: InputIdentity, in directory: URL) -> ContentHash? {
-        guard let data = try? InputFile.read(entryURL(identity, in: directory).path),
-              let (key, hash) = decode(data), key == identity.key else { return nil }
+        let path = entryURL(identity, in: directory).path
+        guard let data = try? InputFile.read(path), let (key, hash) = decode(data), key == identity.key else { return nil }
+        CacheEviction.markUsed(path)
         return hash
     }
 

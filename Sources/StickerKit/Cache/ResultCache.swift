@@ -28,6 +28,8 @@ public actor ResultCache {
     private let recentCapacity: Int
     /// The first problem met while writing to disk, if any (reported once by callers).
     public private(set) var writeWarning: String?
+    /// Whether this run added to the disk cache (a result or an input's hash).
+    private var hasGrown = false
 
     public init(directory: URL?, recentCapacity: Int = 16) {
         self.directory = directory
@@ -46,9 +48,7 @@ public actor ResultCache {
         let task = Task { () async throws -> (CachedResult, Source) in
             if let stored = await ResultCache.load(key, from: directory) { return (stored, .disk) }
             let result = try await compute()
-            if let problem = await ResultCache.store(result, for: key, in: directory) {
-                self.noteWarning(problem)
-            }
+            await self.noteWrite(ResultCache.store(result, for: key, in: directory))
             return (result, .computed)
         }
         inFlight[key] = task
@@ -86,12 +86,22 @@ public actor ResultCache {
     /// Records an input file's content hash for later runs, if the file is settled
     /// (`InputIdentity.isSettled`); a failure to write is the cache's write warning.
     func record(_ hash: ContentHash, for identity: InputIdentity) async {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        guard let directory, identity.isSettled(now: Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)) else {
+        guard let directory, identity.isSettled(now: timespec.wallClockNow.nanoseconds) else {
             return
         }
-        if let problem = await ResultCache.record(hash, for: identity, in: directory) { noteWarning(problem) }
+        noteWrite(await ResultCache.record(hash, for: identity, in: directory))
+    }
+
+    /// Trims the disk cache to `limit` bytes (`CacheEviction`) if this run added to it; a
+    /// limit of 0 is none.
+    public func evictIfGrown(limit: Int64) async {
+        guard hasGrown, limit > 0, let directory else { return }
+        if let problem = await ResultCache.evict(in: directory, limit: limit) { noteWarning(problem) }
+    }
+
+    /// Notes what a write to the disk cache met: nothing (it grew) or a problem.
+    private func noteWrite(_ problem: String?) {
+        if let problem { noteWarning(problem) } else if directory != nil { hasGrown = true }
     }
 
     private func noteWarning(_ problem: String) {
@@ -114,10 +124,19 @@ public actor ResultCache {
         directory.appendingPathComponent(String(key.hex.prefix(2))).appendingPathComponent(key.hex + ".stk")
     }
 
+    /// The intact entry for `key`, marked used (`CacheEviction.markUsed`).
     @concurrent
     private static func load(_ key: CacheKey, from directory: URL?) async -> CachedResult? {
-        guard let directory, let data = try? InputFile.mapped(entryURL(key, in: directory).path) else { return nil }
-        return DiskCacheEntry.decode(data)
+        guard let directory else { return nil }
+        let path = entryURL(key, in: directory).path
+        guard let data = try? InputFile.mapped(path), let result = DiskCacheEntry.decode(data) else { return nil }
+        CacheEviction.markUsed(path)
+        return result
+    }
+
+    @concurrent
+    private static func evict(in directory: URL, limit: Int64) async -> String? {
+        CacheEviction.trim(directory, limit: limit).problem.map { "cache not trimmed (\($0))" }
     }
 
     @concurrent

@@ -15,7 +15,7 @@ public struct ContentHash: Sendable, Hashable, CustomStringConvertible {
 
     /// A hash as 64 lowercase hex digits; nil for anything else.
     init?(hex: String) {
-        guard hex.utf8.count == 64, hex.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+        guard hex.utf8.count == 64, hex.utf8.allSatisfy(\.isLowercaseHexDigit) else {
             return nil
         }
         self.hex = hex

@@ -60,13 +60,7 @@ public struct DirectoryWalker: IteratorProtocol, Sendable {
 
     /// The folder's visible entries, sorted by name bytes; empty when it cannot be read.
     private static func listing(of folder: RawPath, relative: RawPath) -> [(path: RawPath, relative: RawPath)] {
-        guard let stream = folder.withCString({ opendir($0) }) else { return [] }
-        defer { closedir(stream) }
-        var names: [[UInt8]] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-            if name.first != UInt8(ascii: ".") { names.append(name) }
-        }
+        let names = FolderListing.names(in: folder).filter { $0.first != UInt8(ascii: ".") }
         return names.sorted { $0.lexicographicallyPrecedes($1) }.map { name in
             (folder.appending(name), relative.appending(name))
         }

@@ -23,8 +23,8 @@ struct InputIdentity: Sendable, Hashable {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)
-        modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+        modified = info.st_mtim.nanoseconds
+        changed = info.st_ctim.nanoseconds
     }
 
     /// Whether the file was last changed at least two seconds before `now` (nanoseconds

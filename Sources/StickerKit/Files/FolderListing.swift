@@ -1,0 +1,17 @@
+import Glibc
+
+/// The names in a folder, as the bytes `readdir` gives (see `RawPath`).
+enum FolderListing {
+    /// Every name in `folder` but `.` and `..`, in the order `readdir` gives them; empty
+    /// when the folder cannot be read.
+    static func names(in folder: RawPath) -> [[UInt8]] {
+        guard let stream = folder.withCString({ opendir($0) }) else { return [] }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: &entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if name != [UInt8(ascii: ".")] && name != [UInt8(ascii: "."), UInt8(ascii: ".")] { names.append(name) }
+        }
+        return names
+    }
+}
