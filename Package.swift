@@ -15,9 +15,11 @@ let package = Package(
                 .linkedLibrary("png16"),
                 .linkedLibrary("jpeg"),
                 .linkedLibrary("webp"),
+                .linkedLibrary("webpdemux"),
                 .linkedLibrary("crypto"),
                 .linkedLibrary("z"),
                 .linkedLibrary("deflate"),
+                .linkedLibrary("lcms2"),
                 .linkedLibrary("dl"),
             ]
         ),

@@ -5,6 +5,7 @@
 // The declarations below are the part of libheif's stable C API (libheif/heif.h, 1.x)
 // that this shim calls; the enum values are those the header fixes.
 #include "CImageCodecs.h"
+#include "color_profile.h"
 #include "shim_message.h"
 
 #include <dlfcn.h>
@@ -20,6 +21,8 @@ struct heif_error {
     const char *message;
 };
 enum { heif_colorspace_RGB = 1, heif_chroma_interleaved_RGBA = 11, heif_channel_interleaved = 10 };
+/// A colour profile type, as libheif's heif_color_profile_type spells it.
+#define HEIF_FOURCC(a, b, c, d) ((uint32_t)(((a) << 24) | ((b) << 16) | ((c) << 8) | (d)))
 
 static struct {
     int loaded;
@@ -34,6 +37,10 @@ static struct {
     struct heif_error (*decode)(const struct heif_image_handle *, struct heif_image **, int, int, const void *);
     const uint8_t *(*plane)(const struct heif_image *, int, int *);
     void (*image_release)(const struct heif_image *);
+    // The embedded colour profile (optional: a libheif without them decodes as before).
+    uint32_t (*profile_type)(const struct heif_image_handle *);
+    size_t (*profile_size)(const struct heif_image_handle *);
+    struct heif_error (*profile)(const struct heif_image_handle *, void *);
 } heif;
 
 static pthread_mutex_t heif_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -58,6 +65,9 @@ static int heif_load(const char *library) {
         *(void **)&heif.decode = dlsym(handle, "heif_decode_image");
         *(void **)&heif.plane = dlsym(handle, "heif_image_get_plane_readonly");
         *(void **)&heif.image_release = dlsym(handle, "heif_image_release");
+        *(void **)&heif.profile_type = dlsym(handle, "heif_image_handle_get_color_profile_type");
+        *(void **)&heif.profile_size = dlsym(handle, "heif_image_handle_get_raw_color_profile_size");
+        *(void **)&heif.profile = dlsym(handle, "heif_image_handle_get_raw_color_profile");
         heif.loaded = heif.context_alloc && heif.context_free && heif.read_from_memory && heif.primary_handle
             && heif.handle_width && heif.handle_height && heif.handle_has_alpha && heif.handle_release
             && heif.decode && heif.plane && heif.image_release;
@@ -125,6 +135,21 @@ cic_status cic_heif_open(const uint8_t *data, size_t length, uint64_t max_pixels
     return CIC_OK;
 }
 
+/// An ICC profile in the file ('prof' or 'rICC'; not 'nclx', which names its colours by
+/// code points) converts the pixels to sRGB.
+static void convert_profile(const cic_heif_decoder *decoder, uint8_t *rgba) {
+    if (heif.profile_type == NULL || heif.profile_size == NULL || heif.profile == NULL) return;
+    uint32_t type = heif.profile_type(decoder->handle);
+    if (type != HEIF_FOURCC('p', 'r', 'o', 'f') && type != HEIF_FOURCC('r', 'I', 'C', 'C')) return;
+    size_t size = heif.profile_size(decoder->handle);
+    uint8_t *profile = size > 0 ? malloc(size) : NULL;
+    if (profile == NULL) return;
+    if (heif.profile(decoder->handle, profile).code == 0) {
+        cic_convert_to_srgb(profile, size, rgba, (size_t)decoder->width * decoder->height);
+    }
+    free(profile);
+}
+
 cic_status cic_heif_read(cic_heif_decoder *decoder, uint8_t *rgba, char *message, size_t message_capacity) {
     if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
     struct heif_image *image = NULL;
@@ -144,5 +169,6 @@ cic_status cic_heif_read(cic_heif_decoder *decoder, uint8_t *rgba, char *message
         memcpy(rgba + (size_t)y * decoder->width * 4, plane + (size_t)y * (size_t)stride, (size_t)decoder->width * 4);
     }
     heif.image_release(image);
+    convert_profile(decoder, rgba);
     return CIC_OK;
 }

@@ -1,5 +1,6 @@
 // JPEG decode and encode over libjpeg(-turbo), with every libjpeg error caught here.
 #include "CImageCodecs.h"
+#include "color_profile.h"
 #include "exif_orientation.h"
 #include "shim_message.h"
 
@@ -46,6 +47,8 @@ struct cic_jpeg_decoder {
     uint32_t orientation;
     int cmyk_inverted;  // Adobe CMYK/YCCK stores inverted ink values
     JSAMPLE *rows;      // a batch of decoded rows on their way to their upright place
+    JOCTET *icc;        // the embedded ICC profile (APP2), if any, for `cic_convert_to_srgb`
+    unsigned int icc_length;
 };
 
 /// Rows decoded per batch when they must be moved (an orientation, or CMYK): when the
@@ -97,6 +100,7 @@ cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels
     j_decompress_ptr cinfo = &decoder->cinfo;
     jpeg_mem_src(cinfo, data, (unsigned long)length);
     jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(cinfo, TRUE);
 
     if (cinfo->data_precision != 8) {
@@ -153,6 +157,11 @@ cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels
         return CIC_ERR_TOO_MANY_PIXELS;
     }
     decoder->orientation = apply_orientation ? jpeg_orientation(cinfo) : 1;
+    // Read now: the saved markers are freed when decompression finishes. Colour photos
+    // only (a CMYK profile does not describe the RGB this decoder makes of CMYK).
+    if (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_RGB) {
+        jpeg_read_icc_profile(cinfo, &decoder->icc, &decoder->icc_length);
+    }
     int swapped = decoder->orientation >= 5;
     header->source_width = width;
     header->source_height = height;
@@ -235,6 +244,9 @@ cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
         }
     }
     jpeg_finish_decompress(cinfo);
+    if (decoder->icc != NULL) {
+        cic_convert_to_srgb(decoder->icc, decoder->icc_length, rgba, (size_t)cinfo->output_width * cinfo->output_height);
+    }
     return CIC_OK;
 }
 
@@ -242,6 +254,7 @@ void cic_jpeg_close(cic_jpeg_decoder *decoder) {
     if (decoder == NULL) return;
     jpeg_destroy_decompress(&decoder->cinfo);
     free(decoder->rows);
+    free(decoder->icc);
     free(decoder);
 }
 
@@ -292,6 +305,9 @@ cic_status cic_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
                           0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1,
                           0, (uint8_t)options->exif_orientation, 0, 0, 0, 0, 0, 0};
         jpeg_write_marker(&cinfo, JPEG_APP0 + 1, exif, sizeof exif);
+    }
+    if (options->icc_profile != NULL && options->icc_profile_length > 0) {
+        jpeg_write_icc_profile(&cinfo, options->icc_profile, (unsigned int)options->icc_profile_length);
     }
     if (cmyk) {
         row = malloc((size_t)width * 4);

@@ -1,6 +1,7 @@
 // PNG decode and encode over libpng, with every libpng error caught here (setjmp); the image
 // data of 8-bit RGB and RGBA PNGs that are not interlaced is read by png_fast_reader.c.
 #include "CImageCodecs.h"
+#include "color_profile.h"
 #include "png_fast_reader.h"
 #include "png_fast_writer.h"
 #include "shim_message.h"
@@ -156,9 +157,8 @@ cic_status cic_png_open(const uint8_t *data, size_t length, uint64_t max_pixels,
     return CIC_OK;
 }
 
-cic_status cic_png_read(cic_png_decoder *decoder, uint8_t *rgba,
-                        char *message, size_t message_capacity) {
-    if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
+/// Decodes the pixels as RGBA8, as they are stored.
+static cic_status read_pixels(cic_png_decoder *decoder, uint8_t *rgba, char *message, size_t message_capacity) {
     if (decoder->fast_channels != 0) {
         return cic_png_read_fast(decoder->data, decoder->length, decoder->width, decoder->height,
                                  decoder->fast_channels, rgba, message, message_capacity);
@@ -200,6 +200,22 @@ cic_status cic_png_read(cic_png_decoder *decoder, uint8_t *rgba,
         memcpy(rgba + 4 * i, decoder->palette[index], 4);
     }
     return CIC_OK;
+}
+
+cic_status cic_png_read(cic_png_decoder *decoder, uint8_t *rgba,
+                        char *message, size_t message_capacity) {
+    if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
+    cic_status status = read_pixels(decoder, rgba, message, message_capacity);
+    // A colour image's iCCP profile (libpng has read and inflated it with the header).
+    png_charp name = NULL;
+    int compression = 0;
+    png_bytep profile = NULL;
+    png_uint_32 profile_length = 0;
+    if (status == CIC_OK && (png_get_color_type(decoder->png, decoder->info) & PNG_COLOR_MASK_COLOR) != 0
+        && png_get_iCCP(decoder->png, decoder->info, &name, &compression, &profile, &profile_length) != 0) {
+        cic_convert_to_srgb(profile, profile_length, rgba, (size_t)decoder->width * decoder->height);
+    }
+    return status;
 }
 
 void cic_png_close(cic_png_decoder *decoder) {

@@ -1,10 +1,12 @@
 // WebP decode and encode over libwebp. libwebp reports errors by return value (no
 // longjmp), so these shims only translate them into statuses and messages.
 #include "CImageCodecs.h"
+#include "color_profile.h"
 #include "shim_message.h"
 
 #include <stdlib.h>
 #include <webp/decode.h>
+#include <webp/demux.h>
 #include <webp/encode.h>
 
 struct cic_webp_decoder {
@@ -60,6 +62,16 @@ cic_status cic_webp_read(cic_webp_decoder *decoder, uint8_t *rgba, char *message
         cic_set_message(message, message_capacity, "WebP data is corrupt or truncated");
         return CIC_ERR_CORRUPT;
     }
+    // An ICCP chunk (extended format) converts the pixels to sRGB.
+    WebPData file = {decoder->data, decoder->length};
+    WebPDemuxer *demuxer = WebPDemux(&file);
+    WebPChunkIterator chunk;
+    if (demuxer != NULL && (WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) != 0
+        && WebPDemuxGetChunk(demuxer, "ICCP", 1, &chunk)) {
+        cic_convert_to_srgb(chunk.chunk.bytes, chunk.chunk.size, rgba, (size_t)decoder->width * decoder->height);
+        WebPDemuxReleaseChunkIterator(&chunk);
+    }
+    WebPDemuxDelete(demuxer);
     return CIC_OK;
 }
 

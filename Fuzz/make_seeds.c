@@ -2,11 +2,12 @@
 // that mutations start from valid files. Usage: make_seeds FOLDER
 //
 // JPEGs come from the project's own encoder (baseline, progressive, grey, Adobe CMYK,
-// every EXIF orientation); PNGs from libpng directly, one per colour type, bit depth and
+// every EXIF orientation, one tagged with a Display P3 ICC profile); PNGs from libpng directly, one per colour type, bit depth and
 // interlace method, palettes with and without tRNS; WebP lossless and lossy with alpha;
 // and bare EXIF payloads.
 #include "CImageCodecs.h"
 
+#include <lcms2.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +39,32 @@ static uint8_t *make_rgba(uint32_t width, uint32_t height) {
     return rgba;
 }
 
+/// A Display P3 ICC profile (P3 primaries, D65 white, sRGB's curve) made by lcms2, so the
+/// colour conversion's profile parsing is fuzzed too; `*length` 0 when it could not be made.
+static uint8_t *display_p3_profile(size_t *length) {
+    *length = 0;
+    cmsCIExyY white = {0.3127, 0.3290, 1.0};
+    cmsCIExyYTRIPLE primaries = {{0.680, 0.320, 1.0}, {0.265, 0.690, 1.0}, {0.150, 0.060, 1.0}};
+    double parameters[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
+    cmsToneCurve *curve = cmsBuildParametricToneCurve(NULL, 4, parameters);
+    cmsToneCurve *curves[3] = {curve, curve, curve};
+    cmsHPROFILE profile = curve == NULL ? NULL : cmsCreateRGBProfile(&white, &primaries, curves);
+    cmsUInt32Number size = 0;
+    uint8_t *bytes = NULL;
+    if (profile != NULL && cmsSaveProfileToMem(profile, NULL, &size) && (bytes = malloc(size)) != NULL
+        && cmsSaveProfileToMem(profile, bytes, &size)) {
+        *length = size;
+    }
+    if (profile != NULL) cmsCloseProfile(profile);
+    if (curve != NULL) cmsFreeToneCurve(curve);
+    return bytes;
+}
+
 static int write_jpegs(const char *folder) {
     int failures = 0;
     uint8_t *rgba = make_rgba(24, 16);
+    size_t profile_length = 0;
+    uint8_t *profile = display_p3_profile(&profile_length);
     const struct { const char *name; cic_jpeg_options options; } kinds[] = {
         {"baseline.jpg", {80, CIC_JPEG_YCBCR, 0, 0}},
         {"progressive.jpg", {80, CIC_JPEG_YCBCR, 1, 0}},
@@ -49,6 +73,7 @@ static int write_jpegs(const char *folder) {
         {"orientation-3.jpg", {60, CIC_JPEG_YCBCR, 0, 3}},
         {"orientation-6.jpg", {60, CIC_JPEG_YCBCR, 0, 6}},
         {"orientation-8.jpg", {60, CIC_JPEG_YCBCR, 1, 8}},
+        {"display-p3.jpg", {80, CIC_JPEG_YCBCR, 0, 0, profile, profile_length}},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         uint8_t *bytes = NULL;
@@ -63,6 +88,7 @@ static int write_jpegs(const char *folder) {
         cic_free(bytes);
     }
     free(rgba);
+    free(profile);
     return failures;
 }
 

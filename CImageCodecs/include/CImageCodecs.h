@@ -93,6 +93,8 @@ typedef struct {
     cic_jpeg_color color;
     int progressive;           ///< non-zero for a progressive scan script
     uint32_t exif_orientation; ///< 1-8 writes an EXIF APP1 with that orientation; 0 none
+    const uint8_t *icc_profile;  ///< an ICC profile to embed (APP2), or NULL
+    size_t icc_profile_length;
 } cic_jpeg_options;
 
 /// Encodes RGBA8 (alpha dropped) as JPEG. Used to make samples and test inputs of every

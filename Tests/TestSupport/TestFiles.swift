@@ -50,17 +50,21 @@ public enum TestFiles {
         (try? PNGEncoder().encode(image)) ?? Data()
     }
 
-    /// Encodes with the libjpeg shim: colour kind, progressive scans, EXIF orientation.
+    /// Encodes with the libjpeg shim: colour kind, progressive scans, EXIF orientation, an
+    /// embedded ICC profile.
     public static func jpeg(_ image: RGBAImage, quality: Int = 92, color: cic_jpeg_color = CIC_JPEG_YCBCR,
-                            progressive: Bool = false, orientation: UInt32 = 0) -> Data {
-        var options = cic_jpeg_options(quality: Int32(quality), color: color, progressive: progressive ? 1 : 0,
-                                       exif_orientation: orientation)
+                            progressive: Bool = false, orientation: UInt32 = 0, iccProfile: [UInt8] = []) -> Data {
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: 200)
-        let status = image.pixels.withUnsafeBufferPointer { pixels in
-            cic_jpeg_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), &options,
-                            &output, &length, &message, message.count)
+        let status = iccProfile.withUnsafeBufferPointer { profile in
+            var options = cic_jpeg_options(quality: Int32(quality), color: color, progressive: progressive ? 1 : 0,
+                                           exif_orientation: orientation, icc_profile: profile.baseAddress,
+                                           icc_profile_length: profile.count)
+            return image.pixels.withUnsafeBufferPointer { pixels in
+                cic_jpeg_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), &options,
+                                &output, &length, &message, message.count)
+            }
         }
         defer { cic_free(output) }
         guard status == CIC_OK, let output else { return Data() }

@@ -33,6 +33,8 @@ public struct TestPNGWriter {
     public var filters: [UInt8] = [0]
     /// At most this many bytes of image data per IDAT chunk; nil writes one chunk.
     public var chunkSize: Int?
+    /// An ICC profile to embed (iCCP), if any.
+    public var iccProfile: [UInt8]?
 
     public init(width: Int, height: Int, colorType: ColorType, bitDepth: Int, samples: [Int],
                 palette: [(UInt8, UInt8, UInt8)] = [], transparency: [UInt8]? = nil, interlaced: Bool = false) {
@@ -53,6 +55,10 @@ public struct TestPNGWriter {
         header.appendBigEndian(UInt32(height))
         header.append(contentsOf: [UInt8(bitDepth), colorType.rawValue, 0, 0, interlaced ? 1 : 0])
         data.appendChunk("IHDR", header)
+        if let iccProfile {
+            // Its name, a NUL, compression method 0, then the zlib stream.
+            data.appendChunk("iCCP", Data("test profile".utf8) + Data([0, 0]) + TestPNGWriter.zlibStored(iccProfile))
+        }
         if !palette.isEmpty {
             data.appendChunk("PLTE", Data(palette.flatMap { [$0.0, $0.1, $0.2] }))
         }

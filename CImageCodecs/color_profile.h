@@ -1,0 +1,15 @@
+// Internal to CImageCodecs (not exported): decoded pixels from the colours of the file's
+// embedded ICC profile to sRGB, which is what everything after decoding assumes (the
+// segmenter's CIELAB, the palette's hex colours) and what an untagged PNG means.
+#ifndef CIC_COLOR_PROFILE_H
+#define CIC_COLOR_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Converts `pixel_count` RGBA8 pixels in place from the RGB ICC profile `icc` to sRGB
+/// (alpha untouched) and returns 1; returns 0 and leaves them as they are when the
+/// profile is not an RGB profile, cannot be parsed, or already describes sRGB.
+int cic_convert_to_srgb(const uint8_t *icc, size_t icc_length, uint8_t *rgba, size_t pixel_count);
+
+#endif

@@ -1,0 +1,122 @@
+import Foundation
+import StickerKit
+import Testing
+import TestSupport
+
+/// Photos tagged with an ICC profile other than sRGB (a phone's Display P3) decode to sRGB;
+/// sRGB-tagged and untagged ones decode to the bytes as stored.
+@Suite struct ColorProfileTests {
+    /// Bands of saturated and muted colours, each band flat so JPEG keeps it nearly exact.
+    private static let colors: [[UInt8]] = [[200, 100, 50], [40, 160, 90], [60, 80, 220], [250, 20, 30], [128, 128, 128],
+                                            [230, 220, 40], [10, 10, 10], [250, 250, 250]]
+
+    private func bands(width: Int = 64, band: Int = 8, alpha: UInt8 = 255) -> RGBAImage {
+        var pixels: [UInt8] = []
+        for color in Self.colors {
+            for _ in 0..<(width * band) { pixels += color + [alpha] }
+        }
+        return RGBAImage(width: width, height: band * Self.colors.count, pixels: pixels)
+    }
+
+    /// The pixel at the centre of each band.
+    private func bandCentres(_ image: RGBAImage, band: Int = 8) -> [SIMD3<Double>] {
+        Self.colors.indices.map { index in
+            let offset = ((index * band + band / 2) * image.width + image.width / 2) * 4
+            return SIMD3((0..<3).map { Double(image.pixels[offset + $0]) })
+        }
+    }
+
+    private func png(_ image: RGBAImage, profile: [UInt8]?) -> Data {
+        var writer = TestPNGWriter(width: image.width, height: image.height, colorType: .rgba, bitDepth: 8,
+                                   samples: image.pixels.map(Int.init))
+        writer.iccProfile = profile
+        return writer.encode()
+    }
+
+    private func largestDifference(_ a: [SIMD3<Double>], _ b: [SIMD3<Double>]) -> Double {
+        zip(a, b).map { pair in
+            let difference = pair.0 - pair.1
+            return max(abs(difference.x), abs(difference.y), abs(difference.z))
+        }.max() ?? .infinity
+    }
+
+    @Test func aDisplayP3PNGDecodesToSRGB() throws {
+        let source = bands(alpha: 200)
+        let decoded = try ImageDecoder.decode(png(source, profile: ICCProfile.displayP3)).image
+        let expected = bandCentres(source).map(ICCProfile.displayP3ToSRGB)
+        #expect(largestDifference(bandCentres(decoded), expected) <= 2, "\(bandCentres(decoded)) vs \(expected)")
+        // Alpha is untouched, and the colours did move (a P3 orange is redder in sRGB).
+        #expect(stride(from: 3, to: decoded.pixels.count, by: 4).allSatisfy { decoded.pixels[$0] == 200 })
+        #expect(bandCentres(decoded)[0].x >= 212)
+    }
+
+    @Test func aDisplayP3JPEGDecodesToSRGBAtEveryShrink() throws {
+        let source = bands()
+        let tagged = TestFiles.jpeg(source, quality: 98, iccProfile: ICCProfile.displayP3)
+        let untagged = TestFiles.jpeg(source, quality: 98)
+        for side in [0, 32] {   // full size, and shrunk on load to half
+            let options = DecodeOptions(minimumLongSide: side == 0 ? nil : side)
+            let stored = try ImageDecoder.decode(untagged, options: options).image
+            let converted = try ImageDecoder.decode(tagged, options: options).image
+            let expected = bandCentres(stored, band: stored.height / Self.colors.count).map(ICCProfile.displayP3ToSRGB)
+            let found = bandCentres(converted, band: converted.height / Self.colors.count)
+            #expect(largestDifference(found, expected) <= 2, "\(found) vs \(expected)")
+        }
+    }
+
+    /// A lossless WebP of `image` in the extended format (RIFF, VP8X, ICCP, VP8L), tagged
+    /// with `profile` (the WebP container specification's chunk layout).
+    private func webp(_ image: RGBAImage, profile: [UInt8]) throws -> Data {
+        let simple = [UInt8](try WebPEncoder().encode(image))   // RIFF size WEBP, then one VP8L chunk
+        func littleEndian(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        let header = Array("VP8X".utf8) + littleEndian(10, 4) + [0x20, 0, 0, 0]   // ICC profile flag
+            + littleEndian(image.width - 1, 3) + littleEndian(image.height - 1, 3)
+        let icc = Array("ICCP".utf8) + littleEndian(profile.count, 4) + profile + (profile.count % 2 == 1 ? [0] : [])
+        let chunks = header + icc + simple[12...]
+        return Data(Array("RIFF".utf8) + littleEndian(4 + chunks.count, 4) + Array("WEBP".utf8) + chunks)
+    }
+
+    @Test func aDisplayP3WebPDecodesToSRGB() throws {
+        let source = bands()
+        let decoded = try ImageDecoder.decode(webp(source, profile: ICCProfile.displayP3))
+        #expect(decoded.format == .webp)
+        let expected = bandCentres(source).map(ICCProfile.displayP3ToSRGB)
+        #expect(largestDifference(bandCentres(decoded.image), expected) <= 2, "\(bandCentres(decoded.image)) vs \(expected)")
+    }
+
+    @Test func aDisplayP3HEICDecodesToSRGB() throws {
+        let source = bands()
+        let folder = TestFiles.temporaryFolder("heif")
+        let png = folder.appendingPathComponent("in.png"), heic = folder.appendingPathComponent("out.heic")
+        try self.png(source, profile: ICCProfile.displayP3).write(to: png)
+        // libheif's own encoder carries the PNG's profile into the file.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
+        process.arguments = ["-L", "-o", heic.path, png.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        let decoded = try ImageDecoder.decode(try Data(contentsOf: heic)).image
+        let expected = bandCentres(source).map(ICCProfile.displayP3ToSRGB)
+        #expect(largestDifference(bandCentres(decoded), expected) <= 3, "\(bandCentres(decoded)) vs \(expected)")
+    }
+
+    @Test func sRGBTaggedAndUntaggedInputsKeepTheirBytes() throws {
+        let source = bands(alpha: 180)
+        #expect(try ImageDecoder.decode(png(source, profile: ICCProfile.sRGB)).image.pixels == source.pixels)
+        #expect(try ImageDecoder.decode(png(source, profile: nil)).image.pixels == source.pixels)
+        let untagged = try ImageDecoder.decode(TestFiles.jpeg(source)).image
+        #expect(try ImageDecoder.decode(TestFiles.jpeg(source, iccProfile: ICCProfile.sRGB)).image.pixels == untagged.pixels)
+    }
+
+    @Test func aDamagedProfileIsIgnored() throws {
+        let source = bands()
+        var damaged = ICCProfile.displayP3
+        damaged.replaceSubrange(36..<40, with: Array("xxxx".utf8))   // the 'acsp' signature
+        let untagged = try ImageDecoder.decode(TestFiles.jpeg(source)).image
+        #expect(try ImageDecoder.decode(TestFiles.jpeg(source, iccProfile: damaged)).image.pixels == untagged.pixels)
+        #expect(try ImageDecoder.decode(TestFiles.jpeg(source, iccProfile: Array(damaged.prefix(60)))).image.pixels
+                == untagged.pixels)
+    }
+}
