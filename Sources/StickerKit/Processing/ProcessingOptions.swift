@@ -6,8 +6,10 @@ public struct ProcessingOptions: Sendable, Hashable, Codable {
     /// Pixel budget checked from the header before decoding.
     public var maxPixels: Int
 
-    /// Bumped whenever an algorithm change alters outputs, so old cache entries miss.
-    public static let algorithmVersion = 44
+    /// Bumped whenever an algorithm change alters outputs, so old cache entries miss
+    /// (45: photos with a colour profile are converted to sRGB when decoded; every other
+    /// photo's results are version 44's, byte for byte).
+    public static let algorithmVersion = 45
 
     public init(sticker: StickerOptions = StickerOptions(), colorCount: Int = 5,
                 maxPixels: Int = DecodeOptions.defaultMaxPixels) {
