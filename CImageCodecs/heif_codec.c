@@ -98,7 +98,7 @@ cic_status cic_heif_open(const uint8_t *data, size_t length, uint64_t max_pixels
     *result = NULL;
     if (!heif_load(library)) {
         cic_set_message(message, message_capacity,
-                        "HEIC/HEIF needs libheif, which is not installed (apt-get install libheif1)");
+                        "HEIC, HEIF and AVIF need libheif, which is not installed (apt-get install libheif1)");
         return CIC_ERR_UNSUPPORTED;
     }
     struct cic_heif_decoder *decoder = calloc(1, sizeof *decoder);

@@ -3,21 +3,22 @@ import StickerKit
 import Testing
 import TestSupport
 
-/// HEIC input through libheif (loaded at run time), and the clear error without it.
+/// HEIC and AVIF input through libheif (loaded at run time), and the clear error without it.
 @Suite struct HEIFDecodeTests {
     private func photo() -> RGBAImage {
         Scene(width: 96, height: 64, background: .gradient([230, 220, 200], [180, 170, 160]),
               shapes: [(.disc(x: 48, y: 32, radius: 20), [200, 40, 40])]).render().image
     }
 
-    /// `image` encoded by libheif's own `heif-enc` (Scripts/bootstrap installs it).
-    private func heic(_ image: RGBAImage) throws -> Data {
+    /// `image` encoded by libheif's own `heif-enc` (Scripts/bootstrap installs it): HEIC,
+    /// or AVIF (AV1 by libaom).
+    private func heic(_ image: RGBAImage, avif: Bool = false) throws -> Data {
         let folder = TestFiles.temporaryFolder("heif")
-        let png = folder.appendingPathComponent("in.png"), heic = folder.appendingPathComponent("out.heic")
+        let png = folder.appendingPathComponent("in.png"), heic = folder.appendingPathComponent(avif ? "out.avif" : "out.heic")
         try TestFiles.png(image).write(to: png)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
-        process.arguments = ["-q", "95", "-o", heic.path, png.path]
+        process.arguments = (avif ? ["-A"] : []) + ["-q", "95", "-o", heic.path, png.path]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
@@ -35,10 +36,21 @@ import TestSupport
         #expect(error < 4, "mean error \(error)")
     }
 
+    @Test func avifDecodesCloseToItsSource() throws {
+        let source = photo()
+        let avif = try heic(source, avif: true)
+        #expect(ImageFormat(sniffing: avif) == .heif)
+        let decoded = try ImageDecoder.decode(avif)
+        #expect(decoded.image.width == 96 && decoded.image.height == 64)
+        let error = zip(decoded.image.pixels, source.pixels).map { abs(Double($0) - Double($1)) }.reduce(0, +)
+            / Double(source.pixels.count)
+        #expect(error < 4, "mean error \(error)")
+    }
+
     @Test func withoutLibheifTheErrorNamesThePackage() throws {
         var options = DecodeOptions()
         options.heifLibrary = "libheif-not-installed.so.1"
-        #expect(throws: CodecError.unsupported(reason: "HEIC/HEIF needs libheif, which is not installed (apt-get install libheif1)")) {
+        #expect(throws: CodecError.unsupported(reason: "HEIC, HEIF and AVIF need libheif, which is not installed (apt-get install libheif1)")) {
             try ImageDecoder.decode(try heic(photo()), options: options)
         }
     }

@@ -57,7 +57,7 @@ import TestSupport
             ("flipped-header.png", flippedHeader, "corrupt image"),
             ("bad-crc.png", badCRC, "corrupt image"),
             ("zero-bytes.jpg", Data(), "empty file"),
-            ("not-an-image.png", Data("GIF89a is not what this is\n".utf8), "not a PNG, JPEG, WebP or HEIC image"),
+            ("not-an-image.png", Data("GIF89a is not what this is\n".utf8), "not a PNG, JPEG, WebP, HEIC or AVIF image"),
             ("no-image-data.png", HostileFiles.pngWithoutImageData(from: png), "corrupt image"),
             ("bomb-header.png", HostileFiles.pngHeaderBomb(), "over the pixel budget"),
             ("bomb-data.png", HostileFiles.pngInflationBomb(width: 32, height: 32, inflatedBytes: 32 << 20), "goes on past"),

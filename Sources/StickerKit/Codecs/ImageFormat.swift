@@ -3,7 +3,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case png
     case jpeg
     case webp
-    /// HEIC/HEIF (decoded when libheif is installed).
+    /// HEIC/HEIF, and AVIF (HEIF's container around AV1): decoded when libheif is installed.
     case heif
 
     /// The format whose signature starts `bytes`, or nil.
@@ -24,10 +24,11 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     }
 
     /// File name extensions that mark an image when a folder is walked.
-    public static let fileExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "webp", "heic", "heif"]
+    public static let fileExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "webp", "heic", "heif", "avif"]
 
-    /// ISO BMFF major brands of HEIF still images.
-    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "mif1", "msf1"]
+    /// ISO BMFF major brands of HEIF and AVIF still images (and of AVIF sequences, whose
+    /// primary image is read).
+    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "mif1", "msf1", "avif", "avis"]
 
     /// Bytes `init(sniffing:)` looks at.
     public static let signatureLength = 12
