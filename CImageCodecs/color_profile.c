@@ -130,13 +130,9 @@ static int apply_with_lcms(cmsContext context, cmsHPROFILE source, cmsHPROFILE s
     return 1;
 }
 
-int cic_convert_to_srgb(const uint8_t *icc, size_t icc_length, uint8_t *rgba, size_t pixel_count) {
-    if (icc == NULL || icc_length < 132 || icc_length > UINT32_MAX || rgba == NULL) return 0;
-    // A context of its own per call: no state shared between threads decoding at once.
-    cmsContext context = cmsCreateContext(NULL, NULL);
-    if (context == NULL) return 0;
+/// Converts from `source` (a profile of `context`), which it closes.
+static int convert_from(cmsContext context, cmsHPROFILE source, uint8_t *rgba, size_t pixel_count) {
     int converted = 0;
-    cmsHPROFILE source = cmsOpenProfileFromMemTHR(context, icc, (cmsUInt32Number)icc_length);
     cmsHPROFILE srgb = cmsCreate_sRGBProfileTHR(context);
     double srgb_matrix[3][3], srgb_inverse[3][3], matrix[3][3];
     const cmsToneCurve *srgb_curves[3], *curves[3];
@@ -155,6 +151,44 @@ int cic_convert_to_srgb(const uint8_t *icc, size_t icc_length, uint8_t *rgba, si
     }
     if (srgb != NULL) cmsCloseProfile(srgb);
     if (source != NULL) cmsCloseProfile(source);
+    return converted;
+}
+
+int cic_convert_to_srgb(const uint8_t *icc, size_t icc_length, uint8_t *rgba, size_t pixel_count) {
+    if (icc == NULL || icc_length < 132 || icc_length > UINT32_MAX || rgba == NULL) return 0;
+    // A context of its own per call: no state shared between threads decoding at once.
+    cmsContext context = cmsCreateContext(NULL, NULL);
+    if (context == NULL) return 0;
+    cmsHPROFILE source = cmsOpenProfileFromMemTHR(context, icc, (cmsUInt32Number)icc_length);
+    int converted = convert_from(context, source, rgba, pixel_count);
+    cmsDeleteContext(context);
+    return converted;
+}
+
+int cic_convert_nclx_to_srgb(int primaries, const float chromaticities[8], int transfer, uint8_t *rgba,
+                             size_t pixel_count) {
+    // H.273 table 3: sRGB's curve for 13; BT.709's (1, 6, 14, 15) and unspecified (2) read
+    // as it; 8 linear; 4 and 5 gamma 2.2 and 2.8.
+    double gamma = 0;
+    switch (transfer) {
+    case 1: case 2: case 6: case 13: case 14: case 15: gamma = -1; break;
+    case 4: gamma = 2.2; break;
+    case 5: gamma = 2.8; break;
+    case 8: gamma = 1; break;
+    default: return 0;
+    }
+    if (primaries == 2 || chromaticities == NULL || rgba == NULL) return 0;
+    cmsContext context = cmsCreateContext(NULL, NULL);
+    if (context == NULL) return 0;
+    double srgb_curve[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
+    cmsToneCurve *curve = gamma < 0 ? cmsBuildParametricToneCurve(context, 4, srgb_curve) : cmsBuildGamma(context, gamma);
+    cmsCIExyY white = {chromaticities[6], chromaticities[7], 1};
+    cmsCIExyYTRIPLE colorants = {{chromaticities[0], chromaticities[1], 1}, {chromaticities[2], chromaticities[3], 1},
+                                 {chromaticities[4], chromaticities[5], 1}};
+    cmsToneCurve *curves[3] = {curve, curve, curve};
+    cmsHPROFILE source = curve == NULL ? NULL : cmsCreateRGBProfileTHR(context, &white, &colorants, curves);
+    int converted = convert_from(context, source, rgba, pixel_count);
+    if (curve != NULL) cmsFreeToneCurve(curve);
     cmsDeleteContext(context);
     return converted;
 }

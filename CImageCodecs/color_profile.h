@@ -12,4 +12,12 @@
 /// profile is not an RGB profile, cannot be parsed, or already describes sRGB.
 int cic_convert_to_srgb(const uint8_t *icc, size_t icc_length, uint8_t *rgba, size_t pixel_count);
 
+/// The same for colours an nclx box names by ITU-T H.273 code points (HEIF and AVIF):
+/// `chromaticities` the xy of red, green, blue and white that `primaries` stands for, and
+/// `transfer` the transfer characteristics. Left as they are (0) for unspecified
+/// primaries and for transfers other than sRGB's, BT.709's (read as sRGB's curve, as
+/// displays show such images), linear and gamma 2.2 or 2.8 (PQ and HLG are HDR).
+int cic_convert_nclx_to_srgb(int primaries, const float chromaticities[8], int transfer, uint8_t *rgba,
+                             size_t pixel_count);
+
 #endif

@@ -21,6 +21,16 @@ struct heif_error {
     const char *message;
 };
 enum { heif_colorspace_RGB = 1, heif_chroma_interleaved_RGBA = 11, heif_channel_interleaved = 10 };
+/// libheif's heif_color_profile_nclx, its version 1 fields (H.273 code points, and the
+/// chromaticities libheif decodes from the primaries' code).
+struct heif_color_profile_nclx {
+    uint8_t version;
+    int color_primaries;
+    int transfer_characteristics;
+    int matrix_coefficients;
+    uint8_t full_range_flag;
+    float chromaticities[8];   // red x, y, green x, y, blue x, y, white x, y
+};
 /// A colour profile type, as libheif's heif_color_profile_type spells it.
 #define HEIF_FOURCC(a, b, c, d) ((uint32_t)(((a) << 24) | ((b) << 16) | ((c) << 8) | (d)))
 
@@ -41,6 +51,8 @@ static struct {
     uint32_t (*profile_type)(const struct heif_image_handle *);
     size_t (*profile_size)(const struct heif_image_handle *);
     struct heif_error (*profile)(const struct heif_image_handle *, void *);
+    struct heif_error (*nclx)(const struct heif_image_handle *, struct heif_color_profile_nclx **);
+    void (*nclx_free)(struct heif_color_profile_nclx *);
 } heif;
 
 static pthread_mutex_t heif_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -68,6 +80,8 @@ static int heif_load(const char *library) {
         *(void **)&heif.profile_type = dlsym(handle, "heif_image_handle_get_color_profile_type");
         *(void **)&heif.profile_size = dlsym(handle, "heif_image_handle_get_raw_color_profile_size");
         *(void **)&heif.profile = dlsym(handle, "heif_image_handle_get_raw_color_profile");
+        *(void **)&heif.nclx = dlsym(handle, "heif_image_handle_get_nclx_color_profile");
+        *(void **)&heif.nclx_free = dlsym(handle, "heif_nclx_color_profile_free");
         heif.loaded = heif.context_alloc && heif.context_free && heif.read_from_memory && heif.primary_handle
             && heif.handle_width && heif.handle_height && heif.handle_has_alpha && heif.handle_release
             && heif.decode && heif.plane && heif.image_release;
@@ -135,11 +149,19 @@ cic_status cic_heif_open(const uint8_t *data, size_t length, uint64_t max_pixels
     return CIC_OK;
 }
 
-/// An ICC profile in the file ('prof' or 'rICC'; not 'nclx', which names its colours by
-/// code points) converts the pixels to sRGB.
+/// The file's colour profile converts the pixels to sRGB: an ICC profile ('prof' or
+/// 'rICC'), or the code points of an 'nclx' box (AVIF's usual way to say Display P3).
 static void convert_profile(const cic_heif_decoder *decoder, uint8_t *rgba) {
     if (heif.profile_type == NULL || heif.profile_size == NULL || heif.profile == NULL) return;
     uint32_t type = heif.profile_type(decoder->handle);
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (type == HEIF_FOURCC('n', 'c', 'l', 'x') && heif.nclx != NULL && heif.nclx_free != NULL
+        && heif.nclx(decoder->handle, &nclx).code == 0 && nclx != NULL) {
+        cic_convert_nclx_to_srgb(nclx->color_primaries, nclx->chromaticities, nclx->transfer_characteristics, rgba,
+                                 (size_t)decoder->width * decoder->height);
+        heif.nclx_free(nclx);
+        return;
+    }
     if (type != HEIF_FOURCC('p', 'r', 'o', 'f') && type != HEIF_FOURCC('r', 'I', 'C', 'C')) return;
     size_t size = heif.profile_size(decoder->handle);
     uint8_t *profile = size > 0 ? malloc(size) : NULL;

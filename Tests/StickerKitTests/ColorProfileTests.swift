@@ -84,22 +84,46 @@ import TestSupport
         #expect(largestDifference(bandCentres(decoded.image), expected) <= 2, "\(bandCentres(decoded.image)) vs \(expected)")
     }
 
-    @Test func aDisplayP3HEICDecodesToSRGB() throws {
-        let source = bands()
+    /// `png` encoded by libheif's own `heif-enc` with `arguments`, its nclx box's primaries
+    /// and transfer code points then set to `codePoints` if given (heif-enc 1.15 writes 2,
+    /// unspecified, whatever it is asked), decoded.
+    private func heifEncoded(_ png: Data, _ arguments: [String], codePoints: (UInt8, UInt8)? = nil) throws -> RGBAImage {
         let folder = TestFiles.temporaryFolder("heif")
-        let png = folder.appendingPathComponent("in.png"), heic = folder.appendingPathComponent("out.heic")
-        try self.png(source, profile: ICCProfile.displayP3).write(to: png)
-        // libheif's own encoder carries the PNG's profile into the file.
+        let input = folder.appendingPathComponent("in.png"), output = folder.appendingPathComponent("out.heif")
+        try png.write(to: input)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
-        process.arguments = ["-L", "-o", heic.path, png.path]
+        process.arguments = arguments + ["-L", "-o", output.path, input.path]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         try #require(process.terminationStatus == 0)
-        let decoded = try ImageDecoder.decode(try Data(contentsOf: heic)).image
+        var file = [UInt8](try Data(contentsOf: output))
+        if let (primaries, transfer) = codePoints {
+            // 'colr' 'nclx', then primaries, transfer and matrix as 16-bit code points.
+            let box = try #require(Array(0..<(file.count - 12)).first { file[$0..<($0 + 8)].elementsEqual("colrnclx".utf8) })
+            file.replaceSubrange((box + 8)..<(box + 12), with: [0, primaries, 0, transfer])
+        }
+        return try ImageDecoder.decode(Data(file)).image
+    }
+
+    @Test func aDisplayP3HEICDecodesToSRGB() throws {
+        let source = bands()
+        // heif-enc carries the PNG's ICC profile into the file ('prof').
+        let decoded = try heifEncoded(png(source, profile: ICCProfile.displayP3), [])
         let expected = bandCentres(source).map(ICCProfile.displayP3ToSRGB)
         #expect(largestDifference(bandCentres(decoded), expected) <= 3, "\(bandCentres(decoded)) vs \(expected)")
+    }
+
+    @Test func anAVIFNamingDisplayP3ByCodePointsDecodesToSRGB() throws {
+        let source = bands()
+        // An nclx box: P3 primaries (H.273 code 12), sRGB's transfer (13).
+        let p3 = try heifEncoded(png(source, profile: nil), ["-A"], codePoints: (12, 13))
+        let expected = bandCentres(source).map(ICCProfile.displayP3ToSRGB)
+        #expect(largestDifference(bandCentres(p3), expected) <= 3, "\(bandCentres(p3)) vs \(expected)")
+        // BT.709 primaries with sRGB's transfer are sRGB: the colours stay.
+        let srgb = try heifEncoded(png(source, profile: nil), ["-A"], codePoints: (1, 13))
+        #expect(largestDifference(bandCentres(srgb), bandCentres(source)) <= 3, "\(bandCentres(srgb))")
     }
 
     @Test func sRGBTaggedAndUntaggedInputsKeepTheirBytes() throws {
