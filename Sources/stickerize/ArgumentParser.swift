@@ -72,6 +72,12 @@ enum ArgumentParser {
         if options.nulSeparated && !options.inputs.contains("-") {
             throw UsageError("'--null' applies to the path list read with '-'")
         }
+        if options.prunes && options.shard != nil {
+            throw UsageError("--prune cannot be used with --shard: a shard writes only part of the outputs")
+        }
+        if options.prunes && options.listsOnly {
+            throw UsageError("--prune removes files and --list writes nothing: give one of them")
+        }
         if let size = options.maxSize, size <= 2 * options.margin {
             throw UsageError("--max-size \(size) leaves no room inside a --margin of \(options.margin)")
         }

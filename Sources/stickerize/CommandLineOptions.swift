@@ -18,6 +18,7 @@ struct CommandLineOptions: Equatable {
     var cacheLimit = CacheEviction.defaultLimit
     var shard: Shard?
     var listsOnly = false
+    var prunes = false
     var preset: StickerPreset?
     var style = StickerStyle()
     var writesCard = false

@@ -92,6 +92,8 @@ struct OptionSpec: Sendable {
                        }
                        options.shard = shard
                    }),
+        OptionSpec(long: "prune", help: "after the run, remove what an earlier run wrote to --out that this one did not",
+                   applyFlag: { $0.prunes = true }),
         OptionSpec(long: "list", help: "dry run: print what would be processed and which are cache hits, write nothing",
                    applyFlag: { $0.listsOnly = true }),
         OptionSpec(long: "json", help: "print one JSON object per finished input on standard output",

@@ -44,13 +44,15 @@ final class ProgressReporter {
         drawStatus(force: false)
     }
 
-    func finish(_ summary: BatchSummary) {
+    /// The summary line, with how many stale outputs `--prune` removed, if any.
+    func finish(_ summary: BatchSummary, pruned: Int = 0) {
         clearStatus()
         guard !quiet else { return }
         let seconds = (clock.now - start).milliseconds / 1000
         var line = "\(photoCount(summary.finishedCount)): \(summary.computedCount) new, \(summary.cachedCount) cached, "
             + "\(summary.failedCount) failed in " + ProgressReporter.decimal(seconds, places: 2) + " s"
         if summary.wasCancelled { line += " (interrupted)" }
+        if pruned > 0 { line += "; removed \(pruned) stale output" + (pruned == 1 ? "" : "s") }
         StandardError.write(line + "\n")
     }
 

@@ -64,28 +64,46 @@ enum StickerizeCommand {
             StandardError.write("stickerize: cannot write in output folder \(output.path): \(error)\n")
             return .someInputsFailed
         }
+        // `--prune`: what the last run's manifest lists, read before this run replaces it, and
+        // what this run writes (or would have, for inputs that fail: their old outputs stay).
+        let earlierOutputs = options.prunes ? StaleOutputs.listed(in: output) : []
+        var claimedOutputs = Set<String>()
         var manifestProblem: (any Error)?
         let summary = await pipeline.run(inputs) { event in
             reporter.report(event)
             switch event {
             case .finished(let item), .cached(let item), .failed(let item):
                 do { try manifest.add(item) } catch { manifestProblem = manifestProblem ?? error }
-            case .started:
-                break
+            case .started(let job):
+                if options.prunes { claimedOutputs.formUnion([job.output] + (job.card.map { [$0] } ?? [])) }
             }
         }
         if !summary.wasCancelled { await cache.evictIfGrown(limit: options.cacheLimit) }
         if let warning = await cache.writeWarning { reporter.warn(warning) }
+        var pruned = 0
         do {
             if let manifestProblem { throw manifestProblem }
             try manifest.finish()
+            // Only once the new manifest stands, so the next run's `--prune` reads this one.
+            if options.prunes && !summary.wasCancelled {
+                pruned = prune(earlierOutputs.subtracting(claimedOutputs), output: output, masks: masks, reporter: reporter)
+            }
             if let previewFile = options.previewFile { try writePreview(previewFile, output: output) }
         } catch {
             reporter.warn("manifest or preview not written (\(error))")
         }
-        reporter.finish(summary)
+        reporter.finish(summary, pruned: pruned)
         if summary.wasCancelled { return .interrupted }
         return summary.failedCount > 0 ? .someInputsFailed : .success
+    }
+
+    /// `--prune`: removes `stale` outputs from the output folder and their masks from the
+    /// mask folder; returns how many outputs went.
+    private static func prune(_ stale: Set<String>, output: URL, masks: URL?, reporter: ProgressReporter) -> Int {
+        let (count, problem) = StaleOutputs.remove(stale, from: output)
+        let maskProblem = masks.flatMap { StaleOutputs.remove(stale, from: $0).problem }
+        if let problem = problem ?? maskProblem { reporter.warn("stale outputs not all removed (\(problem))") }
+        return count
     }
 
     /// `--preview FILE`: the HTML page for the manifest just written.

@@ -45,6 +45,8 @@ import Testing
         (["--shard", "0/3", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '0/3'"),
         (["--shard", "4/3", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '4/3'"),
         (["--shard", "2", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '2'"),
+        (["--prune", "--shard", "1/2", "x"], "--prune cannot be used with --shard: a shard writes only part of the outputs"),
+        (["--prune", "--list", "x"], "--prune removes files and --list writes nothing: give one of them"),
         (["--cache-limit", "5X", "x"], "--cache-limit takes a size like 500M or 20G (0: no limit), not '5X'"),
         (["--cache-limit", "-1G", "x"], "--cache-limit takes a size like 500M or 20G (0: no limit), not '-1G'"),
         (["--cache-limit", "1.5G", "x"], "--cache-limit takes a size like 500M or 20G (0: no limit), not '1.5G'"),

@@ -79,6 +79,29 @@ import TestSupport
         #expect(entries().count == 4)
     }
 
+    @Test func pruneRemovesWhatOnlyAnEarlierRunWrote() throws {
+        let photos = Self.photos(3)
+        let out = TestFiles.temporaryFolder("cli-out")
+        let masks = TestFiles.temporaryFolder("cli-masks")
+        let first = try runner.run([photos.path, "--out", out.path, "--mask", masks.path, "--card", "--no-cache"])
+        #expect(first.status == 0, "\(first.standardError)")
+        try Data("mine".utf8).write(to: out.appendingPathComponent("notes.txt"))
+        // One photo gone, one now unreadable (its old outputs stay: it is still an input).
+        try FileManager.default.removeItem(at: photos.appendingPathComponent("p001.jpg"))
+        try Data("not an image".utf8).write(to: photos.appendingPathComponent("p002.jpg"))
+        let second = try runner.run([photos.path, "--out", out.path, "--mask", masks.path, "--card", "--no-cache", "--prune"])
+        #expect(second.status == 1)
+        #expect(second.standardError.contains("2 photos: 1 new, 0 cached, 1 failed in ")
+                && second.standardError.hasSuffix(" s; removed 2 stale outputs\n"), "\(second.standardError)")
+        let remaining = Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
+        #expect(remaining == ["p000.png", "p000.card.png", "p002.png", "p002.card.png", "notes.txt", "manifest.json"])
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: masks.path)) == ["p000.png", "p002.png"])
+        // Without --prune nothing goes.
+        try FileManager.default.removeItem(at: photos.appendingPathComponent("p002.jpg"))
+        _ = try runner.run([photos.path, "--out", out.path, "--card", "--no-cache"])
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("p002.png").path))
+    }
+
     @Test func maskFolderGetsFullFrameMasks() throws {
         let photos = Self.photos(2)
         let out = TestFiles.temporaryFolder("cli-out"), masks = TestFiles.temporaryFolder("cli-masks").appendingPathComponent("new")
