@@ -76,17 +76,22 @@ static int invert(const double m[3][3], double inverse[3][3]) {
     return 1;
 }
 
-/// `value` within 0...`top` (a plain comparison: fminf and fmaxf are library calls).
-static inline float clamp(float value, float top) { return value < 0 ? 0 : value > top ? top : value; }
+/// `value` within 0...`top`, and 0 for NaN (plain comparisons: fminf and fmaxf are
+/// library calls).
+static inline float clamp(float value, float top) { return value > 0 ? (value < top ? value : top) : 0; }
 
 /// Each pixel: the source curves undone by table, the source colorants then sRGB's
 /// inverse as one matrix, clipped to 0...1, sRGB's curve by table (relative colorimetric,
-/// which is also what the perceptual intent means for a matrix/TRC profile).
-static void apply_matrix_shaper(const double source[3][3], const cmsToneCurve *const curves[3],
+/// which is also what the perceptual intent means for a matrix/TRC profile). Returns 0,
+/// touching no pixel, when a curve or the matrix is not finite (a damaged profile).
+static int apply_matrix_shaper(const double source[3][3], const cmsToneCurve *const curves[3],
                                 const double srgb_inverse[3][3], uint8_t *rgba, size_t pixel_count) {
     float linear[3][256];
     for (int channel = 0; channel < 3; channel++) {
-        for (int v = 0; v < 256; v++) linear[channel][v] = cmsEvalToneCurveFloat(curves[channel], (float)v / 255);
+        for (int v = 0; v < 256; v++) {
+            linear[channel][v] = cmsEvalToneCurveFloat(curves[channel], (float)v / 255);
+            if (!isfinite(linear[channel][v])) return 0;
+        }
     }
     float m[3][3];
     for (int row = 0; row < 3; row++) {
@@ -94,6 +99,7 @@ static void apply_matrix_shaper(const double source[3][3], const cmsToneCurve *c
             double sum = 0;
             for (int k = 0; k < 3; k++) sum += srgb_inverse[row][k] * source[k][column];
             m[row][column] = (float)sum * LINEAR_STEPS;
+            if (!isfinite(m[row][column])) return 0;
         }
     }
     pthread_once(&srgb_encoded_once, fill_srgb_encoded);
@@ -113,6 +119,7 @@ static void apply_matrix_shaper(const double source[3][3], const cmsToneCurve *c
         pixel[1] = green;
         pixel[2] = blue;
     }
+    return 1;
 }
 
 /// Any other RGB profile, through lcms2 (in place, alpha untouched).
@@ -143,8 +150,7 @@ static int convert_from(cmsContext context, cmsHPROFILE source, uint8_t *rgba, s
         if (shaper && describes_srgb(matrix, curves, srgb_matrix, srgb_curves[0])) {
             converted = 0;
         } else if (shaper) {
-            apply_matrix_shaper(matrix, curves, srgb_inverse, rgba, pixel_count);
-            converted = 1;
+            converted = apply_matrix_shaper(matrix, curves, srgb_inverse, rgba, pixel_count);
         } else {
             converted = apply_with_lcms(context, source, srgb, rgba, pixel_count);
         }

@@ -142,5 +142,9 @@ import TestSupport
         #expect(try ImageDecoder.decode(TestFiles.jpeg(source, iccProfile: damaged)).image.pixels == untagged.pixels)
         #expect(try ImageDecoder.decode(TestFiles.jpeg(source, iccProfile: Array(damaged.prefix(60)))).image.pixels
                 == untagged.pixels)
+        // A gamma of -1000, as the fuzzer found one: the curve is infinite below 1 and the
+        // matrix makes NaN of it. The pixels stay as stored rather than index a table by NaN.
+        let infinite = ICCProfile.displayP3(toneCurve: [-1000, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045])
+        #expect(try ImageDecoder.decode(png(source, profile: infinite)).image.pixels == source.pixels)
     }
 }

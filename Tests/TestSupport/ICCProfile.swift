@@ -7,12 +7,22 @@ import Foundation
 public enum ICCProfile {
     /// Display P3: DCI-P3 primaries, D65 white and sRGB's tone curve (the colorants adapted
     /// to D50 as Apple's profile states them).
-    public static let displayP3 = matrixProfile(description: "Display P3", red: (0.5151, 0.2412, -0.0011),
-                                                green: (0.2920, 0.6922, 0.0419), blue: (0.1571, 0.0666, 0.7841))
+    public static let displayP3 = displayP3(toneCurve: srgbCurve)
+
+    /// Display P3's primaries with another tone curve: the five parameters (g, a, b, c, d)
+    /// of an ICC parametric curve of type 3, Y = (aX + b)^g for X >= d, else cX.
+    public static func displayP3(toneCurve: [Double]) -> [UInt8] {
+        matrixProfile(description: "Display P3", red: (0.5151, 0.2412, -0.0011), green: (0.2920, 0.6922, 0.0419),
+                      blue: (0.1571, 0.0666, 0.7841), toneCurve: toneCurve)
+    }
 
     /// sRGB (IEC 61966-2-1), as its common profiles state it.
     public static let sRGB = matrixProfile(description: "sRGB", red: (0.4361, 0.2225, 0.0139),
-                                           green: (0.3851, 0.7169, 0.0971), blue: (0.1431, 0.0606, 0.7141))
+                                           green: (0.3851, 0.7169, 0.0971), blue: (0.1431, 0.0606, 0.7141),
+                                           toneCurve: srgbCurve)
+
+    /// sRGB's tone curve as a parametric curve of type 3.
+    private static let srgbCurve = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
 
     /// Display P3 pixels to sRGB, computed here independently of any colour management
     /// library: sRGB's curve undone, P3's linear RGB to sRGB's (the D65 matrix), sRGB's
@@ -31,10 +41,9 @@ public enum ICCProfile {
 
     private typealias XYZ = (Double, Double, Double)
 
-    private static func matrixProfile(description: String, red: XYZ, green: XYZ, blue: XYZ) -> [UInt8] {
+    private static func matrixProfile(description: String, red: XYZ, green: XYZ, blue: XYZ, toneCurve: [Double]) -> [UInt8] {
         let d50: XYZ = (0.9642, 1.0, 0.8249)
-        // sRGB's tone curve as a parametric curve of type 3: Y = (aX + b)^g for X >= d, else cX.
-        let curve = tag("para", [0, 3, 0, 0] + [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045].flatMap(fixed))
+        let curve = tag("para", [0, 3, 0, 0] + toneCurve.flatMap(fixed))
         var text: [UInt8] = []
         for unit in description.utf16 { text += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
         let mluc = tag("mluc", bigEndian(1) + bigEndian(12) + Array("enUS".utf8) + bigEndian(UInt32(text.count))
