@@ -10,7 +10,8 @@
 // Decoding is two-phase so that Swift owns the pixel buffer: `cic_*_open` reads the
 // header (and checks the pixel budget before anything large is allocated), then
 // `cic_*_read` decodes straight into a caller buffer of `width * height * 4` bytes
-// (RGBA8, upright), and `cic_*_close` frees the decoder.
+// (RGBA8, upright, and sRGB: a photo's embedded colour profile is applied, see
+// color_profile.h), and `cic_*_close` frees the decoder.
 #ifndef CIMAGECODECS_H
 #define CIMAGECODECS_H
 
