@@ -78,7 +78,8 @@ public enum CacheEviction {
                 report.removedFiles += 1
                 report.bytesAfter -= file.bytes
             } else if errno != ENOENT, report.problem == nil {
-                report.problem = "cannot remove \(file.path.display): \(String(cString: strerror(errno)))"
+                report.problem = FileWriteError.cannotRemove(path: file.path.display,
+                                                             reason: String(cString: strerror(errno))).description
             }
         }
         return report

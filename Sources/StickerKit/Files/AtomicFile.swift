@@ -54,15 +54,16 @@ public enum AtomicFile {
     }
 }
 
-/// Why an output could not be written.
+/// Why an output could not be written (or, for `--prune`, removed).
 public enum FileWriteError: Error, Equatable, CustomStringConvertible {
     case cannotCreateFolder(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
+    case cannotRemove(path: String, reason: String)
 
     /// Why, without the path: the system's message or what was in the way.
     public var reason: String {
         switch self {
-        case .cannotCreateFolder(_, let reason), .cannotWrite(_, let reason): reason
+        case .cannotCreateFolder(_, let reason), .cannotWrite(_, let reason), .cannotRemove(_, let reason): reason
         }
     }
 
@@ -70,6 +71,7 @@ public enum FileWriteError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .cannotCreateFolder(let path, let reason): return "cannot create folder \(path): \(reason)"
         case .cannotWrite(let path, let reason): return "cannot write \(path): \(reason)"
+        case .cannotRemove(let path, let reason): return "cannot remove \(path): \(reason)"
         }
     }
 }

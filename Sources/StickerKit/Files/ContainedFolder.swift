@@ -1,9 +1,10 @@
 import FoundationEssentials
 import Glibc
 
-/// Creates the folders between a root and a file inside it without ever following a
-/// symbolic link, so that nothing written under the root can land outside it (a link
-/// planted at `out/photos -> /etc` is refused, not written through).
+/// Creates the folders between a root and a file inside it, and removes files inside it,
+/// without ever following a symbolic link, so that nothing written or removed under the
+/// root can be outside it (a link planted at `out/photos -> /etc` is refused, not written
+/// or removed through).
 ///
 /// The root itself may be a link: the user chose it.
 public enum ContainedFolder {
@@ -73,6 +74,37 @@ public enum ContainedFolder {
         case S_IFLNK: throw .cannotCreateFolder(path: path, reason: "it is a symbolic link, and outputs never leave their folder")
         default: throw .cannotCreateFolder(path: path, reason: "a file of that name is in the way")
         }
+    }
+
+    /// Removes the regular file at `relativePath` below `root`, reached through real
+    /// folders only, and then the folders that leaves empty (up to, not including, the
+    /// root). A path that is absolute or has an empty, `.` or `..` component, a link on the
+    /// way, or anything but a regular file at the end is left alone (false), as is a file
+    /// that is not there; another failure to remove it is thrown.
+    public static func removeFile(_ relativePath: String, under root: URL) throws(FileWriteError) -> Bool {
+        let rootPath = root.standardizedFileURL.path
+        let components = relativePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard !relativePath.hasPrefix("/"), !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) else {
+            return false
+        }
+        var path = rootPath
+        var info = stat()
+        for (position, component) in components.enumerated() {
+            path += "/" + component
+            guard lstat(path, &info) == 0 else { return false }
+            let kind = info.st_mode & S_IFMT
+            if position + 1 < components.count ? kind != S_IFDIR : kind != S_IFREG { return false }
+        }
+        guard unlink(path) == 0 else {
+            if errno == ENOENT { return false }
+            throw .cannotRemove(path: path, reason: String(cString: strerror(errno)))
+        }
+        // `rmdir` refuses a folder that is not empty, which ends the climb.
+        var folders = components.dropLast()
+        while !folders.isEmpty, rmdir(rootPath + "/" + folders.joined(separator: "/")) == 0 {
+            folders.removeLast()
+        }
+        return true
     }
 
     /// True when `url` names a regular file itself (not through a link).
