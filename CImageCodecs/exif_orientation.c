@@ -34,3 +34,17 @@ uint32_t cic_exif_orientation(const uint8_t *data, size_t length) {
     }
     return 1;
 }
+
+cic_orientation_steps cic_orientation_steps_for(uint32_t orientation, uint32_t width, uint32_t height) {
+    ptrdiff_t w = width, h = height;
+    switch (orientation) {
+    case 2: return (cic_orientation_steps){w - 1, -1, w};
+    case 3: return (cic_orientation_steps){(h - 1) * w + w - 1, -1, -w};
+    case 4: return (cic_orientation_steps){(h - 1) * w, 1, -w};
+    case 5: return (cic_orientation_steps){0, h, 1};
+    case 6: return (cic_orientation_steps){h - 1, h, -1};
+    case 7: return (cic_orientation_steps){(w - 1) * h + h - 1, -h, -1};
+    case 8: return (cic_orientation_steps){(w - 1) * h, -h, 1};
+    default: return (cic_orientation_steps){0, 1, w};
+    }
+}

@@ -176,27 +176,17 @@ cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels
 }
 
 /// Moves `count` decoded rows (RGBA or CMYK, from stored row `first`) to their upright
-/// place in `rgba`, per EXIF. Every orientation puts stored pixel (x, y) at index
-/// origin + x * step_x + y * step_y of the upright image, so the loop needs no switch.
+/// place in `rgba`, per EXIF.
 static void store_rows(struct cic_jpeg_decoder *decoder, const JSAMPLE *rows, uint32_t first, uint32_t count,
                        uint8_t *rgba) {
-    ptrdiff_t w = decoder->cinfo.output_width, h = decoder->cinfo.output_height;
-    ptrdiff_t origin = 0, step_x = 1, step_y = w;
-    switch (decoder->orientation) {
-    case 2: origin = w - 1; step_x = -1; step_y = w; break;
-    case 3: origin = (h - 1) * w + w - 1; step_x = -1; step_y = -w; break;
-    case 4: origin = (h - 1) * w; step_x = 1; step_y = -w; break;
-    case 5: origin = 0; step_x = h; step_y = 1; break;
-    case 6: origin = h - 1; step_x = h; step_y = -1; break;
-    case 7: origin = (w - 1) * h + h - 1; step_x = -h; step_y = -1; break;
-    case 8: origin = (w - 1) * h; step_x = -h; step_y = 1; break;
-    default: break;
-    }
+    ptrdiff_t w = decoder->cinfo.output_width;
+    cic_orientation_steps steps = cic_orientation_steps_for(decoder->orientation, decoder->cinfo.output_width,
+                                                            decoder->cinfo.output_height);
     int cmyk = decoder->cinfo.out_color_space == JCS_CMYK;
     for (ptrdiff_t x = 0; x < w; x++) {
         for (uint32_t r = 0; r < count; r++) {
             const JSAMPLE *s = rows + ((size_t)r * (size_t)w + (size_t)x) * 4;
-            uint8_t *d = rgba + (origin + x * step_x + (ptrdiff_t)(first + r) * step_y) * 4;
+            uint8_t *d = rgba + (steps.origin + x * steps.step_x + (ptrdiff_t)(first + r) * steps.step_y) * 4;
             if (cmyk) {
                 unsigned c = s[0], m = s[1], ye = s[2], k = s[3];
                 if (!decoder->cmyk_inverted) {

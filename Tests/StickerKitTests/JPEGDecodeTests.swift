@@ -68,7 +68,7 @@ import TestSupport
     @Test(arguments: 1...8)
     func orientationIsApplied(orientation: Int) throws {
         let upright = quadrants()
-        let stored = Self.stored(upright, orientation: orientation)
+        let stored = ExifOrientation.stored(upright, orientation: orientation)
         let decoded = try ImageDecoder.decode(TestFiles.jpeg(stored, orientation: UInt32(orientation)))
         #expect(decoded.image.width == upright.width && decoded.image.height == upright.height)
         #expect(close(corners(decoded.image), corners(upright)))
@@ -77,53 +77,9 @@ import TestSupport
         #expect(ignored.image.width == stored.width)
         // Exactly: the same decoded pixels, each moved to its upright place (stored rows go
         // through in batches; 37 is not a multiple of the batch).
-        let odd = Self.stored(quadrants(width: 53, height: 37), orientation: orientation)
+        let odd = ExifOrientation.stored(quadrants(width: 53, height: 37), orientation: orientation)
         let data = TestFiles.jpeg(odd, orientation: UInt32(orientation))
         let plain = try ImageDecoder.decode(data, options: DecodeOptions(appliesOrientation: false)).image
-        #expect(try ImageDecoder.decode(data).image == Self.upright(plain, orientation: orientation))
-    }
-
-    /// `stored` displayed under `orientation`: each stored pixel at its upright place.
-    static func upright(_ stored: RGBAImage, orientation: Int) -> RGBAImage {
-        let sw = stored.width, sh = stored.height
-        let w = orientation >= 5 ? sh : sw
-        var pixels = [UInt8](repeating: 0, count: sw * sh * 4)
-        for y in 0..<sh {
-            for x in 0..<sw {
-                let (u, v) = uprightPlace(x, y, width: sw, height: sh, orientation: orientation)
-                for c in 0..<4 { pixels[(v * w + u) * 4 + c] = stored.pixels[(y * sw + x) * 4 + c] }
-            }
-        }
-        return RGBAImage(width: w, height: sw * sh / w, pixels: pixels)
-    }
-
-    /// Where stored pixel (x, y) of a `width` x `height` image lands upright, per the EXIF
-    /// definitions.
-    static func uprightPlace(_ x: Int, _ y: Int, width sw: Int, height sh: Int, orientation: Int) -> (Int, Int) {
-        switch orientation {
-        case 2: (sw - 1 - x, y)
-        case 3: (sw - 1 - x, sh - 1 - y)
-        case 4: (x, sh - 1 - y)
-        case 5: (y, x)
-        case 6: (sh - 1 - y, x)
-        case 7: (sh - 1 - y, sw - 1 - x)
-        case 8: (y, sw - 1 - x)
-        default: (x, y)
-        }
-    }
-
-    /// The stored image whose display under `orientation` is `upright`.
-    static func stored(_ upright: RGBAImage, orientation: Int) -> RGBAImage {
-        let w = upright.width, h = upright.height
-        let swapped = orientation >= 5
-        let sw = swapped ? h : w, sh = swapped ? w : h
-        var pixels = [UInt8](repeating: 0, count: w * h * 4)
-        for y in 0..<sh {
-            for x in 0..<sw {
-                let (u, v) = uprightPlace(x, y, width: sw, height: sh, orientation: orientation)
-                for c in 0..<4 { pixels[(y * sw + x) * 4 + c] = upright.pixels[(v * w + u) * 4 + c] }
-            }
-        }
-        return RGBAImage(width: sw, height: sh, pixels: pixels)
+        #expect(try ImageDecoder.decode(data).image == ExifOrientation.upright(plain, orientation: orientation))
     }
 }
