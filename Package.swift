@@ -16,6 +16,8 @@ let package = Package(
                 .linkedLibrary("jpeg"),
                 .linkedLibrary("webp"),
                 .linkedLibrary("webpdemux"),
+                .linkedLibrary("tiff"),
+                .linkedLibrary("gif"),
                 .linkedLibrary("crypto"),
                 .linkedLibrary("z"),
                 .linkedLibrary("deflate"),

@@ -1,5 +1,5 @@
-// libFuzzer target over the decode entry points of CImageCodecs (PNG, JPEG, WebP), the
-// code every input file reaches first. Built and run by `Scripts/fuzz`.
+// libFuzzer target over the decode entry points of CImageCodecs (PNG, JPEG, WebP, TIFF,
+// GIF), the code every input file reaches first. Built and run by `Scripts/fuzz`.
 //
 // Each input goes through every decoder (each refuses the others' signatures at once),
 // the way `ImageDecoder` calls them: open with a pixel budget, then read into a buffer
@@ -63,23 +63,60 @@ static void decode_jpeg(const uint8_t *data, size_t size, uint32_t min_long_side
     check_message(message);
 }
 
-static void decode_webp(const uint8_t *data, size_t size) {
+/// A decoder's open, read and close, for the formats whose open takes nothing more than
+/// the bytes and the pixel budget.
+typedef struct {
+    cic_status (*open)(const uint8_t *, size_t, void **, cic_header *, char *, size_t);
+    cic_status (*read)(void *, uint8_t *, char *, size_t);
+    void (*close)(void *);
+} plain_decoder;
+
+/// Opens, reads into a buffer of the promised size, closes; a failed open hands out nothing.
+static void decode_plain(plain_decoder codec, const uint8_t *data, size_t size) {
     char message[CIC_MESSAGE_CAPACITY] = {0};
-    cic_webp_decoder *decoder = NULL;
+    void *decoder = NULL;
     cic_header header;
     memset(&header, 0, sizeof header);
-    if (cic_webp_open(data, size, fuzz_pixel_budget, &decoder, &header, message, sizeof message) == CIC_OK) {
-        uint8_t *pixels = malloc((size_t)header.width * header.height * 4);
+    if (codec.open(data, size, &decoder, &header, message, sizeof message) == CIC_OK) {
+        if ((uint64_t)header.width * header.height > fuzz_pixel_budget) abort();
+        uint8_t *pixels = malloc((size_t)header.width * header.height * 4 + header.read_padding);
         if (pixels != NULL) {
-            cic_webp_read(decoder, pixels, message, sizeof message);
+            codec.read(decoder, pixels, message, sizeof message);
             free(pixels);
         }
     } else if (decoder != NULL) {
         abort();
     }
-    cic_webp_close(decoder);
+    codec.close(decoder);
     check_message(message);
 }
+
+static cic_status open_webp(const uint8_t *data, size_t size, void **decoder, cic_header *header, char *message,
+                            size_t capacity) {
+    return cic_webp_open(data, size, fuzz_pixel_budget, (cic_webp_decoder **)decoder, header, message, capacity);
+}
+static cic_status read_webp(void *decoder, uint8_t *rgba, char *message, size_t capacity) {
+    return cic_webp_read(decoder, rgba, message, capacity);
+}
+static void close_webp(void *decoder) { cic_webp_close(decoder); }
+
+static cic_status open_tiff(const uint8_t *data, size_t size, void **decoder, cic_header *header, char *message,
+                            size_t capacity) {
+    return cic_tiff_open(data, size, fuzz_pixel_budget, 1, (cic_tiff_decoder **)decoder, header, message, capacity);
+}
+static cic_status read_tiff(void *decoder, uint8_t *rgba, char *message, size_t capacity) {
+    return cic_tiff_read(decoder, rgba, message, capacity);
+}
+static void close_tiff(void *decoder) { cic_tiff_close(decoder); }
+
+static cic_status open_gif(const uint8_t *data, size_t size, void **decoder, cic_header *header, char *message,
+                           size_t capacity) {
+    return cic_gif_open(data, size, fuzz_pixel_budget, (cic_gif_decoder **)decoder, header, message, capacity);
+}
+static cic_status read_gif(void *decoder, uint8_t *rgba, char *message, size_t capacity) {
+    return cic_gif_read(decoder, rgba, message, capacity);
+}
+static void close_gif(void *decoder) { cic_gif_close(decoder); }
 
 static void encode_round_trip(const uint8_t *data, size_t size) {
     if (size < 5) return;
@@ -110,7 +147,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     decode_png(data, size);
     decode_jpeg(data, size, 0);
     decode_jpeg(data, size, 16);
-    decode_webp(data, size);
+    decode_plain((plain_decoder){open_webp, read_webp, close_webp}, data, size);
+    decode_plain((plain_decoder){open_tiff, read_tiff, close_tiff}, data, size);
+    decode_plain((plain_decoder){open_gif, read_gif, close_gif}, data, size);
     encode_round_trip(data, size);
     return 0;
 }

@@ -4,14 +4,18 @@
 // JPEGs come from the project's own encoder (baseline, progressive, grey, Adobe CMYK,
 // every EXIF orientation, one tagged with a Display P3 ICC profile); PNGs from libpng directly, one per colour type, bit depth and
 // interlace method, palettes with and without tRNS; WebP lossless and lossy with alpha;
-// and bare EXIF payloads.
+// TIFFs from libtiff (RGB in LZW and Deflate, RGBA with unassociated alpha, 16-bit grey,
+// a turned one, a tiled one); GIFs from giflib (still, interlaced with a transparent
+// index, an animation); and bare EXIF payloads.
 #include "CImageCodecs.h"
 
+#include <gif_lib.h>
 #include <lcms2.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tiffio.h>
 
 static int write_file(const char *folder, const char *name, const uint8_t *bytes, size_t length) {
     char path[4096];
@@ -208,11 +212,126 @@ static int write_webps(const char *folder) {
     return failures;
 }
 
+/// One TIFF of the 24x16 picture: `samples` 1 (grey, `bits` 8 or 16), 3 or 4 (with
+/// unassociated alpha), stripped or tiled (16x16 tiles).
+static int write_tiff(const char *folder, const char *name, uint16_t samples, uint16_t bits, uint16_t compression,
+                      uint16_t orientation, int tiled) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", folder, name);
+    TIFF *tiff = TIFFOpen(path, "w");
+    if (tiff == NULL) return 1;
+    const uint32_t width = 24, height = 16;
+    uint8_t *rgba = make_rgba(width, height);
+    TIFFSetField(tiff, TIFFTAG_IMAGEWIDTH, width);
+    TIFFSetField(tiff, TIFFTAG_IMAGELENGTH, height);
+    TIFFSetField(tiff, TIFFTAG_SAMPLESPERPIXEL, samples);
+    TIFFSetField(tiff, TIFFTAG_BITSPERSAMPLE, bits);
+    TIFFSetField(tiff, TIFFTAG_PHOTOMETRIC, samples == 1 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
+    TIFFSetField(tiff, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
+    TIFFSetField(tiff, TIFFTAG_COMPRESSION, compression);
+    TIFFSetField(tiff, TIFFTAG_ORIENTATION, orientation);
+    if (samples == 4) {
+        uint16_t extra = EXTRASAMPLE_UNASSALPHA;
+        TIFFSetField(tiff, TIFFTAG_EXTRASAMPLES, 1, &extra);
+    }
+    size_t sample_bytes = bits / 8, row_bytes = width * samples * sample_bytes;
+    uint8_t *image = calloc(height, row_bytes);
+    for (uint32_t i = 0; i < width * height; i++) {
+        for (uint16_t c = 0; c < samples; c++) {
+            uint8_t value = rgba[i * 4 + (samples == 1 ? 1 : c)];
+            if (bits == 16) {
+                uint16_t wide = (uint16_t)(value * 257);
+                memcpy(image + (i * samples + c) * 2, &wide, 2);
+            } else {
+                image[i * samples + c] = value;
+            }
+        }
+    }
+    int failed = 0;
+    if (tiled) {
+        TIFFSetField(tiff, TIFFTAG_TILEWIDTH, 16);
+        TIFFSetField(tiff, TIFFTAG_TILELENGTH, 16);
+        uint8_t *tile = calloc(16 * 16, samples * sample_bytes);
+        for (uint32_t x0 = 0; x0 < width; x0 += 16) {
+            memset(tile, 0, 16 * 16 * samples * sample_bytes);
+            for (uint32_t y = 0; y < height; y++) {
+                for (uint32_t x = x0; x < width && x < x0 + 16; x++) {
+                    memcpy(tile + (y * 16 + (x - x0)) * samples * sample_bytes,
+                           image + y * row_bytes + x * samples * sample_bytes, samples * sample_bytes);
+                }
+            }
+            failed |= TIFFWriteTile(tiff, tile, x0, 0, 0, 0) < 0;
+        }
+        free(tile);
+    } else {
+        TIFFSetField(tiff, TIFFTAG_ROWSPERSTRIP, 4);
+        for (uint32_t y = 0; y < height; y++) failed |= TIFFWriteScanline(tiff, image + y * row_bytes, y, 0) < 0;
+    }
+    TIFFClose(tiff);
+    free(image);
+    free(rgba);
+    return failed;
+}
+
+static int write_tiffs(const char *folder) {
+    return write_tiff(folder, "rgb-lzw.tif", 3, 8, COMPRESSION_LZW, ORIENTATION_TOPLEFT, 0)
+         + write_tiff(folder, "rgb-deflate-tiled.tif", 3, 8, COMPRESSION_ADOBE_DEFLATE, ORIENTATION_TOPLEFT, 1)
+         + write_tiff(folder, "rgba-unassociated.tif", 4, 8, COMPRESSION_NONE, ORIENTATION_TOPLEFT, 0)
+         + write_tiff(folder, "grey16.tif", 1, 16, COMPRESSION_PACKBITS, ORIENTATION_TOPLEFT, 0)
+         + write_tiff(folder, "rgb-turned.tif", 3, 8, COMPRESSION_NONE, ORIENTATION_RIGHTTOP, 0);
+}
+
+/// One GIF of the 24x16 picture's red channel in 16 grey levels: `frames` 1 or 2, the
+/// first interlaced with a transparent index when asked.
+static int write_gif(const char *folder, const char *name, int frames, int interlaced) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", folder, name);
+    int error = 0;
+    GifFileType *gif = EGifOpenFileName(path, 0, &error);
+    if (gif == NULL) return 1;
+    const int width = 24, height = 16;
+    GifColorType colors[16];
+    for (int i = 0; i < 16; i++) colors[i].Red = colors[i].Green = colors[i].Blue = (GifByteType)(i * 17);
+    ColorMapObject *map = GifMakeMapObject(16, colors);
+    uint8_t *rgba = make_rgba(width, height);
+    int failed = map == NULL || EGifPutScreenDesc(gif, width, height, 8, 0, map) == GIF_ERROR;
+    EGifSetGifVersion(gif, 1);
+    for (int frame = 0; frame < frames && !failed; frame++) {
+        if (interlaced || frames > 1) {
+            GraphicsControlBlock control = {DISPOSAL_UNSPECIFIED, 0, 10, interlaced ? 0 : NO_TRANSPARENT_COLOR};
+            GifByteType extension[4];
+            size_t length = EGifGCBToExtension(&control, extension);
+            failed |= EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, (int)length, extension) == GIF_ERROR;
+        }
+        failed |= EGifPutImageDesc(gif, 0, 0, width, height, interlaced, NULL) == GIF_ERROR;
+        // giflib takes an interlaced frame's rows in the order they are stored.
+        static const int first_row[4] = {0, 4, 2, 1}, row_step[4] = {8, 8, 4, 2};
+        for (int pass = 0; pass < (interlaced ? 4 : 1) && !failed; pass++) {
+            int start = interlaced ? first_row[pass] : 0, step = interlaced ? row_step[pass] : 1;
+            for (int y = start; y < height && !failed; y += step) {
+                GifPixelType line[24];
+                for (int x = 0; x < width; x++) line[x] = (GifPixelType)(rgba[(y * width + x) * 4] >> 4) ^ (GifPixelType)frame;
+                failed |= EGifPutLine(gif, line, width) == GIF_ERROR;
+            }
+        }
+    }
+    failed |= EGifCloseFile(gif, &error) == GIF_ERROR;
+    GifFreeMapObject(map);
+    free(rgba);
+    return failed;
+}
+
+static int write_gifs(const char *folder) {
+    return write_gif(folder, "still.gif", 1, 0) + write_gif(folder, "interlaced-transparent.gif", 1, 1)
+         + write_gif(folder, "animated.gif", 2, 0);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_seeds FOLDER\n");
         return 2;
     }
-    int failures = write_jpegs(argv[1]) + write_pngs(argv[1]) + write_webps(argv[1]) + write_exif(argv[1]);
+    int failures = write_jpegs(argv[1]) + write_pngs(argv[1]) + write_webps(argv[1]) + write_tiffs(argv[1])
+                 + write_gifs(argv[1]) + write_exif(argv[1]);
     return failures == 0 ? 0 : 1;
 }

@@ -1,5 +1,5 @@
-// CImageCodecs: thin C shims over libpng, libjpeg(-turbo), libwebp, libheif (loaded at run
-// time) and libcrypto's SHA-256.
+// CImageCodecs: thin C shims over libpng, libjpeg(-turbo), libwebp, libtiff, giflib,
+// libheif (loaded at run time) and libcrypto's SHA-256.
 //
 // Why this exists: libpng and libjpeg report fatal errors with longjmp. A longjmp that
 // crossed a Swift frame would skip Swift's cleanup and corrupt the program, so every shim
@@ -114,6 +114,32 @@ cic_status cic_webp_open(const uint8_t *data, size_t length, uint64_t max_pixels
 cic_status cic_webp_read(cic_webp_decoder *decoder, uint8_t *rgba,
                          char *message, size_t message_capacity);
 void cic_webp_close(cic_webp_decoder *decoder);
+
+typedef struct cic_tiff_decoder cic_tiff_decoder;
+
+/// Reads a TIFF header (the first image of the file) through libtiff. `apply_orientation`
+/// non-zero applies its Orientation tag (the same eight values as EXIF's). Every layout
+/// libtiff's RGBA interface reads is read (8- and 16-bit, grey, palette, RGB, CMYK,
+/// YCbCr, with or without alpha); others (floating-point samples, say) are
+/// CIC_ERR_UNSUPPORTED naming the reason.
+cic_status cic_tiff_open(const uint8_t *data, size_t length, uint64_t max_pixels, int apply_orientation,
+                         cic_tiff_decoder **decoder, cic_header *header,
+                         char *message, size_t message_capacity);
+cic_status cic_tiff_read(cic_tiff_decoder *decoder, uint8_t *rgba,
+                         char *message, size_t message_capacity);
+void cic_tiff_close(cic_tiff_decoder *decoder);
+
+typedef struct cic_gif_decoder cic_gif_decoder;
+
+/// Reads a GIF's header through giflib; the read decodes its first frame (an animation's
+/// too), placed on the logical screen (uncovered pixels and the transparent index
+/// transparent).
+cic_status cic_gif_open(const uint8_t *data, size_t length, uint64_t max_pixels,
+                        cic_gif_decoder **decoder, cic_header *header,
+                        char *message, size_t message_capacity);
+cic_status cic_gif_read(cic_gif_decoder *decoder, uint8_t *rgba,
+                        char *message, size_t message_capacity);
+void cic_gif_close(cic_gif_decoder *decoder);
 
 typedef struct cic_heif_decoder cic_heif_decoder;
 

@@ -84,6 +84,19 @@ import TestSupport
         #expect(largestDifference(bandCentres(decoded.image), expected) <= 2, "\(bandCentres(decoded.image)) vs \(expected)")
     }
 
+    /// A scanner's or photo editor's TIFF, tagged (ICCProfile, tag 34675) and with
+    /// unassociated alpha, whose colours the profile moves and whose alpha it does not.
+    @Test func aDisplayP3TIFFDecodesToSRGB() throws {
+        let source = bands(alpha: 180)
+        var writer = TestTIFFWriter(source, alpha: .unassociatedAlpha)
+        writer.iccProfile = ICCProfile.displayP3
+        let decoded = try ImageDecoder.decode(writer.encode())
+        #expect(decoded.format == .tiff)
+        let expected = bandCentres(source).map(ICCProfile.displayP3ToSRGB)
+        #expect(largestDifference(bandCentres(decoded.image), expected) <= 2, "\(bandCentres(decoded.image)) vs \(expected)")
+        #expect(stride(from: 3, to: decoded.image.pixels.count, by: 4).allSatisfy { decoded.image.pixels[$0] == 180 })
+    }
+
     /// `png` encoded by libheif's own `heif-enc` with `arguments`, its nclx box's primaries
     /// and transfer code points then set to `codePoints` if given (heif-enc 1.15 writes 2,
     /// unspecified, whatever it is asked), decoded.

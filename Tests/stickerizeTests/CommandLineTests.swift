@@ -166,6 +166,35 @@ import TestSupport
         #expect(failed.count == 1 && (failed[0]["error"] as? String)?.isEmpty == false)
     }
 
+    /// A scanner's turned TIFF and a web GIF with a transparent index, found by the walk
+    /// by their extensions: the TIFF's sticker is upright (a tall subject stays tall), the
+    /// GIF's keeps its own alpha, every opaque pixel of it.
+    @Test func tiffAndGIFInputsBecomeStickers() throws {
+        let folder = TestFiles.temporaryFolder("cli-formats")
+        let upright = Scene(width: 120, height: 160, background: .gradient([235, 230, 222], [200, 196, 190]),
+                            shapes: [(.rectangle(x: 45, y: 30, width: 30, height: 100), [180, 40, 50])]).render().image
+        var tiff = TestTIFFWriter(ExifOrientation.stored(upright, orientation: 6))
+        tiff.orientation = 6
+        try tiff.encode().write(to: folder.appendingPathComponent("scan.tif"))
+        let indices = (0..<(90 * 60)).map { index -> UInt8 in
+            let x = index % 90 - 45, y = index / 90 - 30
+            return x * x + y * y < 400 ? 1 : x * x + y * y < 600 ? 2 : 0
+        }
+        var clip = TestGIFWriter.Frame(width: 90, height: 60, indices: indices)
+        clip.transparentIndex = 0
+        try TestGIFWriter(screenWidth: 90, screenHeight: 60, palette: [(255, 255, 255), (30, 120, 200), (10, 10, 10)],
+                          frames: [clip]).encode().write(to: folder.appendingPathComponent("clip.gif"))
+        let out = TestFiles.temporaryFolder("cli-out")
+        let result = try runner.run([folder.path, "--out", out.path, "--no-cache"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let scan = try ImageDecoder.decode(Data(contentsOf: out.appendingPathComponent("scan.png"))).image
+        #expect(scan.height > 2 * scan.width, "\(scan.width)x\(scan.height)")
+        let sticker = try ImageDecoder.decode(Data(contentsOf: out.appendingPathComponent("clip.png"))).image
+        let opaque = stride(from: 3, to: sticker.pixels.count, by: 4).filter { sticker.pixels[$0] == 255 }
+        #expect(opaque.count == indices.filter { $0 != 0 }.count)
+        #expect(stride(from: 3, to: sticker.pixels.count, by: 4).allSatisfy { [0, 255].contains(sticker.pixels[$0]) })
+    }
+
     /// A walk never blocks on a FIFO, never loops through a link to a parent folder, and
     /// never reads its own output folder back as input.
     @Test func walkSkipsFifosLinkLoopsAndItsOwnOutput() throws {

@@ -1,8 +1,8 @@
 import CImageCodecs
 import FoundationEssentials
 
-/// Decodes PNG, JPEG, WebP and (with libheif installed) HEIC bytes to upright RGBA8
-/// through the C shims.
+/// Decodes PNG, JPEG, WebP, TIFF, GIF and (with libheif installed) HEIC and AVIF bytes to
+/// upright RGBA8 through the C shims.
 ///
 ///     let decoded = try ImageDecoder.decode(data, options: DecodeOptions(minimumLongSide: 1024))
 public enum ImageDecoder {
@@ -15,6 +15,8 @@ public enum ImageDecoder {
                 case .png: return try decodePNG(bytes, options: options)
                 case .jpeg: return try decodeJPEG(bytes, options: options)
                 case .webp: return try decodeWebP(bytes, options: options)
+                case .tiff: return try decodeTIFF(bytes, options: options)
+                case .gif: return try decodeGIF(bytes, options: options)
                 case .heif: return try decodeHEIF(bytes, options: options)
                 }
             }
@@ -51,6 +53,20 @@ public enum ImageDecoder {
         let shim = Shim(open: { cic_webp_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), &$0, &$1, $2, $3) },
                         read: cic_webp_read, close: cic_webp_close)
         return decoded(try run(shim, options: options), format: .webp)
+    }
+
+    private static func decodeTIFF(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        let shim = Shim(open: {
+            cic_tiff_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), options.appliesOrientation ? 1 : 0,
+                          &$0, &$1, $2, $3)
+        }, read: cic_tiff_read, close: cic_tiff_close)
+        return decoded(try run(shim, options: options), format: .tiff)
+    }
+
+    private static func decodeGIF(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        let shim = Shim(open: { cic_gif_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), &$0, &$1, $2, $3) },
+                        read: cic_gif_read, close: cic_gif_close)
+        return decoded(try run(shim, options: options), format: .gif)
     }
 
     private static func decodeHEIF(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {

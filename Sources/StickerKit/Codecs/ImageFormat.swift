@@ -3,6 +3,10 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case png
     case jpeg
     case webp
+    /// TIFF (and BigTIFF): the first image of the file.
+    case tiff
+    /// GIF: the first frame (of an animation too).
+    case gif
     /// HEIC/HEIF, and AVIF (HEIF's container around AV1): decoded when libheif is installed.
     case heif
 
@@ -15,6 +19,10 @@ public enum ImageFormat: String, Sendable, CaseIterable {
             self = .jpeg
         } else if head.count == 12, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual("WEBP".utf8) {
             self = .webp
+        } else if ImageFormat.tiffSignatures.contains(where: head.starts(with:)) {
+            self = .tiff
+        } else if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) {
+            self = .gif
         } else if head.count == 12, head[4..<8].elementsEqual("ftyp".utf8),
                   ImageFormat.heifBrands.contains(String(decoding: head[8..<12], as: UTF8.self)) {
             self = .heif
@@ -24,7 +32,11 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     }
 
     /// File name extensions that mark an image when a folder is walked.
-    public static let fileExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "webp", "heic", "heif", "avif"]
+    public static let fileExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "jfif", "webp", "tif", "tiff", "gif",
+                                                        "heic", "heif", "avif"]
+
+    /// Byte order and version: TIFF's 42 and BigTIFF's 43, little- and big-endian.
+    static let tiffSignatures: [[UInt8]] = [[0x49, 0x49, 42, 0], [0x4D, 0x4D, 0, 42], [0x49, 0x49, 43, 0], [0x4D, 0x4D, 0, 43]]
 
     /// ISO BMFF major brands of HEIF and AVIF still images (and of AVIF sequences, whose
     /// primary image is read).
