@@ -1,5 +1,7 @@
 // WebP decode and encode over libwebp. libwebp reports errors by return value (no
-// longjmp), so these shims only translate them into statuses and messages.
+// longjmp), so these shims only translate them into statuses and messages. An animated
+// WebP gives its first frame composed on its canvas (libwebpdemux's WebPAnimDecoder), as
+// an APNG or an animated GIF does.
 #include "CImageCodecs.h"
 #include "color_profile.h"
 #include "shim_message.h"
@@ -14,6 +16,7 @@ struct cic_webp_decoder {
     size_t length;
     uint32_t width;
     uint32_t height;
+    int animated;
 };
 
 cic_status cic_webp_open(const uint8_t *data, size_t length, uint64_t max_pixels,
@@ -30,10 +33,6 @@ cic_status cic_webp_open(const uint8_t *data, size_t length, uint64_t max_pixels
     uint32_t width = (uint32_t)features.width, height = (uint32_t)features.height;
     header->source_width = header->width = width;
     header->source_height = header->height = height;
-    if (features.has_animation) {
-        cic_set_message(message, message_capacity, "animated WebP is not supported");
-        return CIC_ERR_UNSUPPORTED;
-    }
     if (max_pixels > 0 && (uint64_t)width * height > max_pixels) {
         cic_set_message(message, message_capacity,
                         "image is %ux%u (%llu pixels), over the budget of %llu pixels",
@@ -47,18 +46,41 @@ cic_status cic_webp_open(const uint8_t *data, size_t length, uint64_t max_pixels
     decoder->length = length;
     decoder->width = width;
     decoder->height = height;
+    decoder->animated = features.has_animation;
     header->scale_denom = 1;
     header->orientation = 1;
-    header->has_alpha = features.has_alpha;
+    // A frame need not cover the canvas; what it leaves is transparent.
+    header->has_alpha = features.has_alpha || features.has_animation;
     header->bit_depth = 8;
     *result = decoder;
     return CIC_OK;
 }
 
+/// The first frame of an animation, composed on its canvas (`rgba`, the canvas's size).
+static int webp_first_frame(const cic_webp_decoder *decoder, uint8_t *rgba) {
+    WebPAnimDecoderOptions options;
+    if (!WebPAnimDecoderOptionsInit(&options)) return 0;
+    options.color_mode = MODE_RGBA;
+    options.use_threads = 0;
+    WebPData file = {decoder->data, decoder->length};
+    WebPAnimDecoder *animation = WebPAnimDecoderNew(&file, &options);
+    WebPAnimInfo info;
+    uint8_t *canvas = NULL;
+    int timestamp = 0;
+    int ok = animation != NULL && WebPAnimDecoderGetInfo(animation, &info) && info.canvas_width == decoder->width
+        && info.canvas_height == decoder->height && WebPAnimDecoderGetNext(animation, &canvas, &timestamp);
+    if (ok) memcpy(rgba, canvas, (size_t)decoder->width * decoder->height * 4);
+    WebPAnimDecoderDelete(animation);
+    return ok;
+}
+
 cic_status cic_webp_read(cic_webp_decoder *decoder, uint8_t *rgba, char *message, size_t message_capacity) {
     if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
     size_t stride = (size_t)decoder->width * 4;
-    if (WebPDecodeRGBAInto(decoder->data, decoder->length, rgba, stride * decoder->height, (int)stride) == NULL) {
+    int decoded = decoder->animated
+        ? webp_first_frame(decoder, rgba)
+        : WebPDecodeRGBAInto(decoder->data, decoder->length, rgba, stride * decoder->height, (int)stride) != NULL;
+    if (!decoded) {
         cic_set_message(message, message_capacity, "WebP data is corrupt or truncated");
         return CIC_ERR_CORRUPT;
     }

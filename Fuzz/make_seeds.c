@@ -3,7 +3,8 @@
 //
 // JPEGs come from the project's own encoder (baseline, progressive, grey, Adobe CMYK,
 // every EXIF orientation, one tagged with a Display P3 ICC profile); PNGs from libpng directly, one per colour type, bit depth and
-// interlace method, palettes with and without tRNS; WebP lossless and lossy with alpha;
+// interlace method, palettes with and without tRNS; WebP lossless, lossy with alpha and a
+// two-frame animation;
 // TIFFs from libtiff (RGB in LZW and Deflate, RGBA with unassociated alpha, 16-bit grey,
 // a turned one, a tiled one); GIFs from giflib (still, interlaced with a transparent
 // index, an animation); and bare EXIF payloads.
@@ -192,6 +193,46 @@ static int write_exif(const char *folder) {
          + write_file(folder, "exif-little-endian.bin", little, sizeof little);
 }
 
+static void put_le(uint8_t *p, uint32_t value, int bytes) {
+    for (int i = 0; i < bytes; i++) p[i] = (uint8_t)(value >> (8 * i));
+}
+
+/// A two-frame animation (RIFF, VP8X, ANIM, two ANMF) around the VP8L bitstream of
+/// `simple`, a 24x16 lossless WebP in the simple format, per the container specification.
+static int write_animated_webp(const char *folder, const uint8_t *simple, size_t length) {
+    if (length < 20) return 1;
+    size_t frame = length - 12;                       // the VP8L chunk, header included
+    size_t anmf = 8 + 16 + frame, total = 4 + 18 + 14 + 2 * anmf;
+    uint8_t *file = calloc(1, 8 + total);
+    uint8_t *p = file;
+    memcpy(p, "RIFF", 4);
+    put_le(p + 4, (uint32_t)total, 4);
+    memcpy(p + 8, "WEBP", 4);
+    p += 12;
+    memcpy(p, "VP8X", 4);
+    put_le(p + 4, 10, 4);
+    p[8] = 0x12;                                      // animation, alpha
+    put_le(p + 12, 23, 3);                            // canvas 24x16, each less one
+    put_le(p + 15, 15, 3);
+    p += 18;
+    memcpy(p, "ANIM", 4);
+    put_le(p + 4, 6, 4);                              // background and loop count: zeros
+    p += 14;
+    for (int i = 0; i < 2; i++) {
+        memcpy(p, "ANMF", 4);
+        put_le(p + 4, (uint32_t)(16 + frame), 4);     // offset 0, 0 (zeros), then size less one
+        put_le(p + 14, 23, 3);
+        put_le(p + 17, 15, 3);
+        put_le(p + 20, 100, 3);                       // 100 ms
+        p[23] = i == 0 ? 0x02 : 0x00;                 // the first does not blend, the second does
+        memcpy(p + 24, simple + 12, frame);
+        p += anmf;
+    }
+    int failed = write_file(folder, "animated.webp", file, 8 + total);
+    free(file);
+    return failed;
+}
+
 static int write_webps(const char *folder) {
     uint8_t *rgba = make_rgba(24, 16);
     int failures = 0;
@@ -206,6 +247,7 @@ static int write_webps(const char *folder) {
             continue;
         }
         failures += write_file(folder, names[i], bytes, length);
+        if (qualities[i] < 0) failures += write_animated_webp(folder, bytes, length);
         cic_free(bytes);
     }
     free(rgba);

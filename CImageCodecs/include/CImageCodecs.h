@@ -107,7 +107,7 @@ cic_status cic_jpeg_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
 
 typedef struct cic_webp_decoder cic_webp_decoder;
 
-/// Reads a WebP header (still images; animated WebP is CIC_ERR_UNSUPPORTED).
+/// Reads a WebP header; the read decodes the image, or an animation's first frame.
 cic_status cic_webp_open(const uint8_t *data, size_t length, uint64_t max_pixels,
                          cic_webp_decoder **decoder, cic_header *header,
                          char *message, size_t message_capacity);

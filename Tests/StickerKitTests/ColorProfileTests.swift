@@ -64,21 +64,9 @@ import TestSupport
         }
     }
 
-    /// A lossless WebP of `image` in the extended format (RIFF, VP8X, ICCP, VP8L), tagged
-    /// with `profile` (the WebP container specification's chunk layout).
-    private func webp(_ image: RGBAImage, profile: [UInt8]) throws -> Data {
-        let simple = [UInt8](try WebPEncoder().encode(image))   // RIFF size WEBP, then one VP8L chunk
-        func littleEndian(_ value: Int, _ count: Int) -> [UInt8] { (0..<count).map { UInt8((value >> (8 * $0)) & 0xFF) } }
-        let header = Array("VP8X".utf8) + littleEndian(10, 4) + [0x20, 0, 0, 0]   // ICC profile flag
-            + littleEndian(image.width - 1, 3) + littleEndian(image.height - 1, 3)
-        let icc = Array("ICCP".utf8) + littleEndian(profile.count, 4) + profile + (profile.count % 2 == 1 ? [0] : [])
-        let chunks = header + icc + simple[12...]
-        return Data(Array("RIFF".utf8) + littleEndian(4 + chunks.count, 4) + Array("WEBP".utf8) + chunks)
-    }
-
     @Test func aDisplayP3WebPDecodesToSRGB() throws {
         let source = bands()
-        let decoded = try ImageDecoder.decode(webp(source, profile: ICCProfile.displayP3))
+        let decoded = try ImageDecoder.decode(TestWebPContainer.tagged(source, iccProfile: ICCProfile.displayP3))
         #expect(decoded.format == .webp)
         let expected = bandCentres(source).map(ICCProfile.displayP3ToSRGB)
         #expect(largestDifference(bandCentres(decoded.image), expected) <= 2, "\(bandCentres(decoded.image)) vs \(expected)")

@@ -122,17 +122,24 @@ import TestSupport
         #expect(throws: PresetError.self) { try PresetRenderer.render(grainy, preset: .whatsapp, byteLimit: 2000) }
     }
 
-    @Test func webPRoundTripsAndAnimatedWebPIsUnsupported() throws {
+    @Test func webPRoundTrips() throws {
         let sticker = discSticker(radius: 20, size: 48)
         let decoded = try ImageDecoder.decode(try WebPEncoder().encode(sticker))
         #expect(decoded.format == .webp && decoded.declaresAlpha)
         for index in 0..<sticker.pixelCount where sticker.pixels[index * 4 + 3] > 0 {
             #expect(decoded.image.pixels[index * 4..<index * 4 + 4] == sticker.pixels[index * 4..<index * 4 + 4])
         }
-        // A VP8X header whose flags say "animation".
-        var animated = Data("RIFF".utf8) + Data([22, 0, 0, 0]) + Data("WEBPVP8X".utf8) + Data([10, 0, 0, 0])
-        animated += Data([0x02, 0, 0, 0, 47, 0, 0, 47, 0, 0])
-        animated += Data("ANIM".utf8) + Data([6, 0, 0, 0, 0, 0, 0, 0, 0, 0])
-        #expect(throws: CodecError.unsupported(reason: "animated WebP is not supported")) { try ImageDecoder.decode(animated) }
+    }
+
+    /// An animated WebP (an animated sticker, say) gives its first frame, as an APNG or an
+    /// animated GIF does.
+    @Test func anAnimatedWebPGivesItsFirstFrame() throws {
+        let first = discSticker(radius: 20, size: 48), second = discSticker(radius: 12, size: 48)
+        let decoded = try ImageDecoder.decode(try TestWebPContainer.animated([first, second]))
+        #expect(decoded.format == .webp && decoded.declaresAlpha)
+        for index in 0..<first.pixelCount where first.pixels[index * 4 + 3] > 0 {
+            #expect(decoded.image.pixels[index * 4..<index * 4 + 4] == first.pixels[index * 4..<index * 4 + 4])
+        }
+        #expect(decoded.image.pixels != (try ImageDecoder.decode(try WebPEncoder().encode(second))).image.pixels)
     }
 }
