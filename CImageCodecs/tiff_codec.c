@@ -111,6 +111,28 @@ void cic_tiff_close(cic_tiff_decoder *decoder) {
 
 // ------------------------------------------------------------------------------ decode
 
+/// TIFFRGBAImage's put routine for 16-bit grey with alpha, which libtiff reads as opaque
+/// grey (its own routine drops the alpha sample): grey and alpha rounded to 8 bits, grey
+/// inverted for min-is-white. Follows libtiff's contiguous put routines' contract: `w` x
+/// `h` pixels from `pp`, `fromskew` pixels to skip after each row of them, `toskew`
+/// after each row of the raster.
+static void put_grey_alpha16(TIFFRGBAImage *image, uint32_t *raster, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
+                             int32_t fromskew, int32_t toskew, unsigned char *pp) {
+    (void)x;
+    (void)y;
+    const uint16_t *samples = (const uint16_t *)(const void *)pp;
+    int white = image->photometric == PHOTOMETRIC_MINISWHITE;
+    for (; h > 0; h--) {
+        for (uint32_t i = 0; i < w; i++, samples += 2) {
+            uint32_t grey = ((uint32_t)samples[0] * 255 + 32767) / 65535, alpha = ((uint32_t)samples[1] * 255 + 32767) / 65535;
+            if (white) grey = 255 - grey;
+            *raster++ = grey | grey << 8 | grey << 16 | alpha << 24;
+        }
+        raster += toskew;
+        samples += fromskew * 2;
+    }
+}
+
 cic_status cic_tiff_open(const uint8_t *data, size_t length, uint64_t max_pixels, int apply_orientation,
                          cic_tiff_decoder **result, cic_header *header,
                          char *message, size_t message_capacity) {
@@ -183,6 +205,11 @@ cic_status cic_tiff_open(const uint8_t *data, size_t length, uint64_t max_pixels
         return CIC_ERR_CORRUPT;
     }
     decoder->image_begun = 1;
+    TIFFRGBAImage *image = &decoder->image;
+    if ((image->photometric == PHOTOMETRIC_MINISBLACK || image->photometric == PHOTOMETRIC_MINISWHITE)
+        && image->bitspersample == 16 && image->samplesperpixel == 2 && image->alpha != 0 && image->isContig) {
+        image->put.contig = put_grey_alpha16;
+    }
     decoder->premultiplied = !unassociated && decoder->image.alpha == EXTRASAMPLE_ASSOCALPHA;
     uint16_t orientation = decoder->image.orientation;
     decoder->orientation = apply_orientation && orientation >= 1 && orientation <= 8 ? orientation : 1;

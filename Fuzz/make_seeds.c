@@ -2,12 +2,12 @@
 // that mutations start from valid files. Usage: make_seeds FOLDER
 //
 // JPEGs come from the project's own encoder (baseline, progressive, grey, Adobe CMYK,
-// every EXIF orientation, one tagged with a Display P3 ICC profile); PNGs from libpng directly, one per colour type, bit depth and
-// interlace method, palettes with and without tRNS; WebP lossless, lossy with alpha and a
-// two-frame animation;
-// TIFFs from libtiff (RGB in LZW and Deflate, RGBA with unassociated alpha, 16-bit grey,
-// a turned one, a tiled one); GIFs from giflib (still, interlaced with a transparent
-// index, an animation); and bare EXIF payloads.
+// every EXIF orientation, one tagged with a Display P3 ICC profile); PNGs from libpng
+// directly, one per colour type, bit depth and interlace method, palettes with and
+// without tRNS; WebP lossless, lossy with alpha and a two-frame animation; TIFFs from
+// libtiff (RGB in LZW and Deflate, RGBA with unassociated alpha, 16-bit grey, 16-bit
+// grey with alpha in strips and in tiles, a turned one); GIFs from giflib (still,
+// interlaced with a transparent index, an animation); and bare EXIF payloads.
 #include "CImageCodecs.h"
 
 #include <gif_lib.h>
@@ -254,8 +254,8 @@ static int write_webps(const char *folder) {
     return failures;
 }
 
-/// One TIFF of the 24x16 picture: `samples` 1 (grey, `bits` 8 or 16), 3 or 4 (with
-/// unassociated alpha), stripped or tiled (16x16 tiles).
+/// One TIFF of the 24x16 picture: `samples` 1 or 2 (grey, with alpha; `bits` 8 or 16),
+/// 3 or 4 (RGB, with alpha; alpha unassociated), stripped or tiled (16x16 tiles).
 static int write_tiff(const char *folder, const char *name, uint16_t samples, uint16_t bits, uint16_t compression,
                       uint16_t orientation, int tiled) {
     char path[4096];
@@ -268,11 +268,11 @@ static int write_tiff(const char *folder, const char *name, uint16_t samples, ui
     TIFFSetField(tiff, TIFFTAG_IMAGELENGTH, height);
     TIFFSetField(tiff, TIFFTAG_SAMPLESPERPIXEL, samples);
     TIFFSetField(tiff, TIFFTAG_BITSPERSAMPLE, bits);
-    TIFFSetField(tiff, TIFFTAG_PHOTOMETRIC, samples == 1 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
+    TIFFSetField(tiff, TIFFTAG_PHOTOMETRIC, samples <= 2 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
     TIFFSetField(tiff, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
     TIFFSetField(tiff, TIFFTAG_COMPRESSION, compression);
     TIFFSetField(tiff, TIFFTAG_ORIENTATION, orientation);
-    if (samples == 4) {
+    if (samples == 2 || samples == 4) {
         uint16_t extra = EXTRASAMPLE_UNASSALPHA;
         TIFFSetField(tiff, TIFFTAG_EXTRASAMPLES, 1, &extra);
     }
@@ -280,7 +280,9 @@ static int write_tiff(const char *folder, const char *name, uint16_t samples, ui
     uint8_t *image = calloc(height, row_bytes);
     for (uint32_t i = 0; i < width * height; i++) {
         for (uint16_t c = 0; c < samples; c++) {
-            uint8_t value = rgba[i * 4 + (samples == 1 ? 1 : c)];
+            // Grey is the green channel; the last of 2 or 4 samples is alpha.
+            int channel = samples <= 2 ? (c == 0 ? 1 : 3) : c;
+            uint8_t value = rgba[i * 4 + channel];
             if (bits == 16) {
                 uint16_t wide = (uint16_t)(value * 257);
                 memcpy(image + (i * samples + c) * 2, &wide, 2);
@@ -320,6 +322,8 @@ static int write_tiffs(const char *folder) {
          + write_tiff(folder, "rgb-deflate-tiled.tif", 3, 8, COMPRESSION_ADOBE_DEFLATE, ORIENTATION_TOPLEFT, 1)
          + write_tiff(folder, "rgba-unassociated.tif", 4, 8, COMPRESSION_NONE, ORIENTATION_TOPLEFT, 0)
          + write_tiff(folder, "grey16.tif", 1, 16, COMPRESSION_PACKBITS, ORIENTATION_TOPLEFT, 0)
+         + write_tiff(folder, "grey-alpha16-tiled.tif", 2, 16, COMPRESSION_NONE, ORIENTATION_TOPLEFT, 1)
+         + write_tiff(folder, "grey-alpha16.tif", 2, 16, COMPRESSION_NONE, ORIENTATION_TOPLEFT, 0)
          + write_tiff(folder, "rgb-turned.tif", 3, 8, COMPRESSION_NONE, ORIENTATION_RIGHTTOP, 0);
 }
 

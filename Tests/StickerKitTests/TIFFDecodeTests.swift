@@ -84,6 +84,20 @@ import TestSupport
         #expect(ignored.image == ExifOrientation.stored(upright, orientation: orientation))
     }
 
+    /// Grey with alpha, 8 and 16 bits: what a transparent scan or mask is saved as. libtiff's
+    /// own reading drops the alpha of the 16-bit kind.
+    @Test func greyWithAlphaKeepsItsAlpha() throws {
+        let eight = TestTIFFWriter(width: 2, height: 1, photometric: .minIsBlack, samples: [100, 50, 200, 255],
+                                   extraSample: .unassociatedAlpha)
+        let sixteen = TestTIFFWriter(width: 2, height: 1, photometric: .minIsBlack, bitsPerSample: 16,
+                                     samples: [257 * 100, 257 * 50, 257 * 200 + 100, 65_535], extraSample: .unassociatedAlpha)
+        for writer in [eight, sixteen] {
+            let decoded = try ImageDecoder.decode(writer.encode())
+            #expect(decoded.declaresAlpha)
+            #expect(decoded.image.pixels == [100, 100, 100, 50, 200, 200, 200, 255])
+        }
+    }
+
     @Test func floatingPointSamplesAreRefusedWithTheReason() throws {
         var writer = TestTIFFWriter(width: 2, height: 2, photometric: .minIsBlack, bitsPerSample: 32, samples: [0, 64, 128, 255])
         writer.floatingPoint = true
