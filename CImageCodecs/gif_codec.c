@@ -27,12 +27,8 @@ struct cic_gif_decoder {
 
 static int gif_read(GifFileType *gif, GifByteType *buffer, int size) {
     struct cic_gif_decoder *decoder = gif->UserData;
-    if (size <= 0 || decoder->offset >= decoder->length) return 0;
-    size_t count = decoder->length - decoder->offset;
-    if ((size_t)size < count) count = (size_t)size;
-    memcpy(buffer, decoder->data + decoder->offset, count);
-    decoder->offset += count;
-    return (int)count;
+    if (size <= 0) return 0;
+    return (int)cic_read_memory(decoder->data, decoder->length, &decoder->offset, buffer, (size_t)size);
 }
 
 void cic_gif_close(cic_gif_decoder *decoder) {

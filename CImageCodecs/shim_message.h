@@ -1,4 +1,4 @@
-// Internal helpers shared by the shims (not exported).
+// Internal helpers shared by the shims (not exported): messages, sizes, in-memory files.
 #ifndef CIC_SHIM_MESSAGE_H
 #define CIC_SHIM_MESSAGE_H
 
@@ -21,6 +21,16 @@ static inline size_t cic_rgba_bytes(uint32_t width, uint32_t height) {
     uint64_t pixels = (uint64_t)width * (uint64_t)height;
     if (pixels > SIZE_MAX / 4) return 0;
     return (size_t)(pixels * 4);
+}
+
+/// The shims' in-memory files: copies up to `size` bytes at `*offset` of `data` (`length`
+/// bytes) into `buffer` and moves `*offset` past them; returns how many (0 at the end).
+static inline size_t cic_read_memory(const uint8_t *data, size_t length, size_t *offset, void *buffer, size_t size) {
+    if (*offset >= length) return 0;
+    size_t count = length - *offset < size ? length - *offset : size;
+    memcpy(buffer, data + *offset, count);
+    *offset += count;
+    return count;
 }
 
 #endif

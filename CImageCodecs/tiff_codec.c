@@ -33,12 +33,8 @@ struct cic_tiff_decoder {
 
 static tmsize_t tiff_read(thandle_t handle, void *buffer, tmsize_t size) {
     struct cic_tiff_decoder *decoder = handle;
-    if (size <= 0 || decoder->offset >= decoder->length) return 0;
-    size_t count = decoder->length - decoder->offset;
-    if ((uint64_t)size < count) count = (size_t)size;
-    memcpy(buffer, decoder->data + decoder->offset, count);
-    decoder->offset += count;
-    return (tmsize_t)count;
+    if (size <= 0) return 0;
+    return (tmsize_t)cic_read_memory(decoder->data, decoder->length, &decoder->offset, buffer, (size_t)size);
 }
 
 static tmsize_t tiff_write(thandle_t handle, void *buffer, tmsize_t size) {
