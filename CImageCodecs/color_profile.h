@@ -20,4 +20,17 @@ int cic_convert_to_srgb(const uint8_t *icc, size_t icc_length, uint8_t *rgba, si
 int cic_convert_nclx_to_srgb(int primaries, const float chromaticities[8], int transfer, uint8_t *rgba,
                              size_t pixel_count);
 
+/// A conversion from CMYK under a file's CMYK ICC profile to sRGB (what a print-ready or
+/// stock JPEG embeds: its inks are only colours through that profile).
+typedef struct cic_cmyk_transform cic_cmyk_transform;
+
+/// The conversion for `icc`, whose CMYK samples are stored inverted (0 = full ink) when
+/// `inverted` (Adobe's CMYK JPEGs); NULL when `icc` is not a usable CMYK profile.
+cic_cmyk_transform *cic_cmyk_transform_create(const uint8_t *icc, size_t icc_length, int inverted);
+
+/// Converts `pixel_count` CMYK pixels to RGBA8 (opaque) in place.
+void cic_cmyk_transform_apply(cic_cmyk_transform *transform, uint8_t *pixels, size_t pixel_count);
+
+void cic_cmyk_transform_free(cic_cmyk_transform *transform);
+
 #endif

@@ -49,6 +49,7 @@ struct cic_jpeg_decoder {
     JSAMPLE *rows;      // a batch of decoded rows on their way to their upright place
     JOCTET *icc;        // the embedded ICC profile (APP2), if any, for `cic_convert_to_srgb`
     unsigned int icc_length;
+    cic_cmyk_transform *cmyk_profile;  // a CMYK photo's embedded profile, made a transform
 };
 
 /// Rows decoded per batch when they must be moved (an orientation, or CMYK): when the
@@ -157,10 +158,18 @@ cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels
         return CIC_ERR_TOO_MANY_PIXELS;
     }
     decoder->orientation = apply_orientation ? jpeg_orientation(cinfo) : 1;
-    // Read now: the saved markers are freed when decompression finishes. Colour photos
-    // only (a CMYK profile does not describe the RGB this decoder makes of CMYK).
+    // Read now: the saved markers are freed when decompression finishes. A colour photo's
+    // profile converts its pixels once decoded; a CMYK photo's converts its inks as each
+    // batch of rows is decoded (without one, they are converted naively, in store_rows).
     if (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_RGB) {
         jpeg_read_icc_profile(cinfo, &decoder->icc, &decoder->icc_length);
+    } else if (cinfo->out_color_space == JCS_CMYK) {
+        JOCTET *icc = NULL;
+        unsigned int icc_length = 0;
+        if (jpeg_read_icc_profile(cinfo, &icc, &icc_length)) {
+            decoder->cmyk_profile = cic_cmyk_transform_create(icc, icc_length, decoder->cmyk_inverted);
+            free(icc);
+        }
     }
     int swapped = decoder->orientation >= 5;
     header->source_width = width;
@@ -175,14 +184,14 @@ cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels
     return CIC_OK;
 }
 
-/// Moves `count` decoded rows (RGBA or CMYK, from stored row `first`) to their upright
-/// place in `rgba`, per EXIF.
+/// Moves `count` decoded rows (RGBA, or CMYK converted naively, from stored row `first`)
+/// to their upright place in `rgba`, per EXIF.
 static void store_rows(struct cic_jpeg_decoder *decoder, const JSAMPLE *rows, uint32_t first, uint32_t count,
                        uint8_t *rgba) {
     ptrdiff_t w = decoder->cinfo.output_width;
     cic_orientation_steps steps = cic_orientation_steps_for(decoder->orientation, decoder->cinfo.output_width,
                                                             decoder->cinfo.output_height);
-    int cmyk = decoder->cinfo.out_color_space == JCS_CMYK;
+    int cmyk = decoder->cinfo.out_color_space == JCS_CMYK && decoder->cmyk_profile == NULL;
     for (ptrdiff_t x = 0; x < w; x++) {
         for (uint32_t r = 0; r < count; r++) {
             const JSAMPLE *s = rows + ((size_t)r * (size_t)w + (size_t)x) * 4;
@@ -229,6 +238,9 @@ cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
         if (direct) continue;
         batched += 1;
         if (batched == CIC_JPEG_BATCH || cinfo->output_scanline == cinfo->output_height) {
+            if (decoder->cmyk_profile != NULL) {
+                cic_cmyk_transform_apply(decoder->cmyk_profile, decoder->rows, (size_t)batched * cinfo->output_width);
+            }
             store_rows(decoder, decoder->rows, y + 1 - batched, batched, rgba);
             batched = 0;
         }
@@ -245,6 +257,7 @@ void cic_jpeg_close(cic_jpeg_decoder *decoder) {
     jpeg_destroy_decompress(&decoder->cinfo);
     free(decoder->rows);
     free(decoder->icc);
+    cic_cmyk_transform_free(decoder->cmyk_profile);
     free(decoder);
 }
 

@@ -1,3 +1,4 @@
+import CImageCodecs
 import Foundation
 import StickerKit
 import Testing
@@ -70,6 +71,32 @@ import TestSupport
         #expect(decoded.format == .webp)
         let expected = bandCentres(source).map(ICCProfile.displayP3ToSRGB)
         #expect(largestDifference(bandCentres(decoded.image), expected) <= 2, "\(bandCentres(decoded.image)) vs \(expected)")
+    }
+
+    /// A print-ready CMYK JPEG (Adobe's inverted inks) with its press profile embedded:
+    /// ghostscript's default CMYK profile, a SWOP-like press that Scripts/bootstrap --test
+    /// installs. Through it, the process inks come out as the sRGB colours printers
+    /// publish for them (cyan #00AEEF, magenta #EC008C, yellow #FFF200) and paper white
+    /// stays white; without it they are the naive pure colours.
+    @Test func aCMYKJPEGWithItsPressProfileDecodesToTheInksColours() throws {
+        let profile = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/ghostscript/default_cmyk.icc")))
+        // Each RGB here is written as the inks 255 - R, 255 - G, 255 - B, no black.
+        let inks: [[UInt8]] = [[0, 255, 255], [255, 0, 255], [255, 255, 0], [255, 255, 255]]
+        var pixels: [UInt8] = []
+        for ink in inks {
+            for _ in 0..<(32 * 8) { pixels += ink + [255] }
+        }
+        let image = RGBAImage(width: 32, height: 8 * inks.count, pixels: pixels)
+        func centres(_ image: RGBAImage) -> [[Int]] {
+            inks.indices.map { band in (0..<3).map { Int(image.pixels[((band * 8 + 4) * 32 + 16) * 4 + $0]) } }
+        }
+        let managed = try ImageDecoder.decode(TestFiles.jpeg(image, quality: 100, color: CIC_JPEG_CMYK_ADOBE, iccProfile: profile))
+        let published = [[0, 174, 239], [236, 0, 140], [255, 242, 0], [255, 255, 255]]
+        for (found, expected) in zip(centres(managed.image), published) {
+            #expect(zip(found, expected).allSatisfy { abs($0 - $1) <= 4 }, "\(found) vs \(expected)")
+        }
+        let naive = try ImageDecoder.decode(TestFiles.jpeg(image, quality: 100, color: CIC_JPEG_CMYK_ADOBE))
+        #expect(centres(naive.image).elementsEqual(inks.map { $0.map(Int.init) }) { zip($0, $1).allSatisfy { abs($0 - $1) <= 2 } })
     }
 
     /// A scanner's or photo editor's TIFF, tagged (ICCProfile, tag 34675) and with
