@@ -2,7 +2,8 @@
 // that mutations start from valid files. Usage: make_seeds FOLDER
 //
 // JPEGs come from the project's own encoder (baseline, progressive, grey, Adobe CMYK,
-// every EXIF orientation, one tagged with a Display P3 ICC profile); PNGs from libpng
+// every EXIF orientation, one tagged with a Display P3 ICC profile, a CMYK one with a
+// CMYK profile); PNGs from libpng
 // directly, one per colour type, bit depth and interlace method, palettes with and
 // without tRNS; WebP lossless, lossy with alpha and a two-frame animation; TIFFs from
 // libtiff (RGB in LZW and Deflate, RGBA with unassociated alpha, 16-bit grey, 16-bit
@@ -65,11 +66,55 @@ static uint8_t *display_p3_profile(size_t *length) {
     return bytes;
 }
 
+/// CIELAB (16-bit encoding) of a CMYK grid point: darker with more ink, neutral.
+static int lab_of_inks(const cmsUInt16Number inks[], cmsUInt16Number lab[], void *cargo) {
+    (void)cargo;
+    unsigned most = inks[0];
+    for (int i = 1; i < 4; i++) most = inks[i] > most ? inks[i] : most;
+    lab[0] = (cmsUInt16Number)(65535 - most);
+    lab[1] = lab[2] = 0x8080;
+    return 1;
+}
+
+/// A small CMYK output profile made by lcms2 (an AToB0 of identity curves, a lookup table
+/// on a 2-point grid and identity curves: a form lutAtoBType can store), so the CMYK JPEG
+/// path that converts inks through a profile is fuzzed; `*length` 0 when it could not be
+/// made.
+static uint8_t *cmyk_profile(size_t *length) {
+    *length = 0;
+    cmsHPROFILE profile = cmsCreateProfilePlaceholder(NULL);
+    cmsPipeline *pipeline = cmsPipelineAlloc(NULL, 4, 3);
+    cmsStage *table = cmsStageAllocCLut16bit(NULL, 2, 4, 3, NULL);
+    uint8_t *bytes = NULL;
+    cmsUInt32Number size = 0;
+    if (profile != NULL && pipeline != NULL && table != NULL && cmsStageSampleCLut16bit(table, lab_of_inks, NULL, 0)
+        && cmsPipelineInsertStage(pipeline, cmsAT_BEGIN, table)
+        && cmsPipelineInsertStage(pipeline, cmsAT_BEGIN, cmsStageAllocToneCurves(NULL, 4, NULL))
+        && cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(NULL, 3, NULL))) {
+        table = NULL;  // the pipeline owns it now
+        cmsSetProfileVersion(profile, 4.3);
+        cmsSetDeviceClass(profile, cmsSigOutputClass);
+        cmsSetColorSpace(profile, cmsSigCmykData);
+        cmsSetPCS(profile, cmsSigLabData);
+        if (cmsWriteTag(profile, cmsSigMediaWhitePointTag, cmsD50_XYZ()) && cmsWriteTag(profile, cmsSigAToB0Tag, pipeline)
+            && cmsSaveProfileToMem(profile, NULL, &size) && (bytes = malloc(size)) != NULL
+            && cmsSaveProfileToMem(profile, bytes, &size)) {
+            *length = size;
+        }
+    }
+    if (table != NULL) cmsStageFree(table);
+    if (pipeline != NULL) cmsPipelineFree(pipeline);
+    if (profile != NULL) cmsCloseProfile(profile);
+    return bytes;
+}
+
 static int write_jpegs(const char *folder) {
     int failures = 0;
     uint8_t *rgba = make_rgba(24, 16);
     size_t profile_length = 0;
     uint8_t *profile = display_p3_profile(&profile_length);
+    size_t cmyk_length = 0;
+    uint8_t *cmyk = cmyk_profile(&cmyk_length);
     const struct { const char *name; cic_jpeg_options options; } kinds[] = {
         {"baseline.jpg", {80, CIC_JPEG_YCBCR, 0, 0}},
         {"progressive.jpg", {80, CIC_JPEG_YCBCR, 1, 0}},
@@ -79,6 +124,7 @@ static int write_jpegs(const char *folder) {
         {"orientation-6.jpg", {60, CIC_JPEG_YCBCR, 0, 6}},
         {"orientation-8.jpg", {60, CIC_JPEG_YCBCR, 1, 8}},
         {"display-p3.jpg", {80, CIC_JPEG_YCBCR, 0, 0, profile, profile_length}},
+        {"cmyk-profile.jpg", {80, CIC_JPEG_CMYK_ADOBE, 0, 0, cmyk, cmyk_length}},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         uint8_t *bytes = NULL;
@@ -94,6 +140,7 @@ static int write_jpegs(const char *folder) {
     }
     free(rgba);
     free(profile);
+    free(cmyk);
     return failures;
 }
 
