@@ -7,9 +7,10 @@ public struct ProcessingOptions: Sendable, Hashable, Codable {
     public var maxPixels: Int
 
     /// Bumped whenever an algorithm change alters outputs, so old cache entries miss
-    /// (45: photos with a colour profile are converted to sRGB when decoded; every other
+    /// (46: a CMYK JPEG's inks are converted through its embedded press profile; 45:
+    /// photos with a colour profile are converted to sRGB when decoded; every other
     /// photo's results are version 44's, byte for byte).
-    public static let algorithmVersion = 45
+    public static let algorithmVersion = 46
 
     public init(sticker: StickerOptions = StickerOptions(), colorCount: Int = 5,
                 maxPixels: Int = DecodeOptions.defaultMaxPixels) {
