@@ -123,17 +123,22 @@ static int apply_matrix_shaper(const double source[3][3], const cmsToneCurve *co
     return 1;
 }
 
+/// `transform` applied in place to `pixel_count` pixels of four bytes: cmsDoTransform
+/// counts pixels in 32 bits, so a chunk at a time.
+static void transform_in_place(cmsHTRANSFORM transform, uint8_t *pixels, size_t pixel_count) {
+    const size_t chunk = (size_t)1 << 24;
+    for (size_t done = 0; done < pixel_count; done += chunk) {
+        size_t count = pixel_count - done < chunk ? pixel_count - done : chunk;
+        cmsDoTransform(transform, pixels + done * 4, pixels + done * 4, (cmsUInt32Number)count);
+    }
+}
+
 /// Any other RGB profile, through lcms2 (in place, alpha untouched).
 static int apply_with_lcms(cmsContext context, cmsHPROFILE source, cmsHPROFILE srgb, uint8_t *rgba, size_t pixel_count) {
     cmsHTRANSFORM transform = cmsCreateTransformTHR(context, source, TYPE_RGBA_8, srgb, TYPE_RGBA_8, INTENT_PERCEPTUAL,
                                                     cmsFLAGS_COPY_ALPHA);
     if (transform == NULL) return 0;
-    // cmsDoTransform counts pixels in 32 bits: a chunk at a time.
-    const size_t chunk = (size_t)1 << 24;
-    for (size_t done = 0; done < pixel_count; done += chunk) {
-        size_t count = pixel_count - done < chunk ? pixel_count - done : chunk;
-        cmsDoTransform(transform, rgba + done * 4, rgba + done * 4, (cmsUInt32Number)count);
-    }
+    transform_in_place(transform, rgba, pixel_count);
     cmsDeleteTransform(transform);
     return 1;
 }
@@ -235,7 +240,7 @@ cic_cmyk_transform *cic_cmyk_transform_create(const uint8_t *icc, size_t icc_len
 
 void cic_cmyk_transform_apply(cic_cmyk_transform *transform, uint8_t *pixels, size_t pixel_count) {
     // Four bytes a pixel in and out, so in place; the output's alpha lane is not written.
-    cmsDoTransform(transform->transform, pixels, pixels, (cmsUInt32Number)pixel_count);
+    transform_in_place(transform->transform, pixels, pixel_count);
     for (size_t i = 0; i < pixel_count; i++) pixels[i * 4 + 3] = 255;
 }
 
