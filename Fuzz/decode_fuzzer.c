@@ -24,25 +24,6 @@ static void check_message(const char *message) {
     if (memchr(message, 0, CIC_MESSAGE_CAPACITY) == NULL) abort();
 }
 
-static void decode_png(const uint8_t *data, size_t size) {
-    char message[CIC_MESSAGE_CAPACITY] = {0};
-    cic_png_decoder *decoder = NULL;
-    cic_header header;
-    memset(&header, 0, sizeof header);
-    if (cic_png_open(data, size, fuzz_pixel_budget, &decoder, &header, message, sizeof message) == CIC_OK) {
-        if ((uint64_t)header.width * header.height > fuzz_pixel_budget) abort();
-        uint8_t *pixels = malloc((size_t)header.width * header.height * 4 + header.read_padding);
-        if (pixels != NULL) {
-            cic_png_read(decoder, pixels, message, sizeof message);
-            free(pixels);
-        }
-    } else if (decoder != NULL) {
-        abort();  // a failed open must not hand out a decoder
-    }
-    cic_png_close(decoder);
-    check_message(message);
-}
-
 static void decode_jpeg(const uint8_t *data, size_t size, uint32_t min_long_side) {
     char message[CIC_MESSAGE_CAPACITY] = {0};
     cic_jpeg_decoder *decoder = NULL;
@@ -63,15 +44,17 @@ static void decode_jpeg(const uint8_t *data, size_t size, uint32_t min_long_side
     check_message(message);
 }
 
-/// A decoder's open, read and close, for the formats whose open takes nothing more than
-/// the bytes and the pixel budget.
+/// A decoder's open, read and close, for the formats whose open takes the bytes and the
+/// pixel budget (and for TIFF whether to apply its orientation); JPEG, decoded at two
+/// scales, has its own.
 typedef struct {
     cic_status (*open)(const uint8_t *, size_t, void **, cic_header *, char *, size_t);
     cic_status (*read)(void *, uint8_t *, char *, size_t);
     void (*close)(void *);
 } plain_decoder;
 
-/// Opens, reads into a buffer of the promised size, closes; a failed open hands out nothing.
+/// Opens, reads into a buffer of the promised size (and the scratch bytes the header asks
+/// for after it), closes; a failed open must not hand out a decoder.
 static void decode_plain(plain_decoder codec, const uint8_t *data, size_t size) {
     char message[CIC_MESSAGE_CAPACITY] = {0};
     void *decoder = NULL;
@@ -91,32 +74,24 @@ static void decode_plain(plain_decoder codec, const uint8_t *data, size_t size) 
     check_message(message);
 }
 
-static cic_status open_webp(const uint8_t *data, size_t size, void **decoder, cic_header *header, char *message,
-                            size_t capacity) {
-    return cic_webp_open(data, size, fuzz_pixel_budget, (cic_webp_decoder **)decoder, header, message, capacity);
-}
-static cic_status read_webp(void *decoder, uint8_t *rgba, char *message, size_t capacity) {
-    return cic_webp_read(decoder, rgba, message, capacity);
-}
-static void close_webp(void *decoder) { cic_webp_close(decoder); }
+/// The three `plain_decoder` functions over cic_KIND_open, _read and _close; the rest is
+/// what KIND's open takes between the pixel budget and the decoder (TIFF: apply the
+/// orientation), empty for the others.
+#define PLAIN_DECODER(kind, ...)                                                                   \
+    static cic_status open_##kind(const uint8_t *data, size_t size, void **decoder, cic_header *header, \
+                                  char *message, size_t capacity) {                                    \
+        return cic_##kind##_open(data, size, fuzz_pixel_budget, __VA_ARGS__(cic_##kind##_decoder **)decoder, \
+                                 header, message, capacity);                                           \
+    }                                                                                                  \
+    static cic_status read_##kind(void *decoder, uint8_t *rgba, char *message, size_t capacity) {      \
+        return cic_##kind##_read(decoder, rgba, message, capacity);                                   \
+    }                                                                                                  \
+    static void close_##kind(void *decoder) { cic_##kind##_close(decoder); }
 
-static cic_status open_tiff(const uint8_t *data, size_t size, void **decoder, cic_header *header, char *message,
-                            size_t capacity) {
-    return cic_tiff_open(data, size, fuzz_pixel_budget, 1, (cic_tiff_decoder **)decoder, header, message, capacity);
-}
-static cic_status read_tiff(void *decoder, uint8_t *rgba, char *message, size_t capacity) {
-    return cic_tiff_read(decoder, rgba, message, capacity);
-}
-static void close_tiff(void *decoder) { cic_tiff_close(decoder); }
-
-static cic_status open_gif(const uint8_t *data, size_t size, void **decoder, cic_header *header, char *message,
-                           size_t capacity) {
-    return cic_gif_open(data, size, fuzz_pixel_budget, (cic_gif_decoder **)decoder, header, message, capacity);
-}
-static cic_status read_gif(void *decoder, uint8_t *rgba, char *message, size_t capacity) {
-    return cic_gif_read(decoder, rgba, message, capacity);
-}
-static void close_gif(void *decoder) { cic_gif_close(decoder); }
+PLAIN_DECODER(png, )
+PLAIN_DECODER(webp, )
+PLAIN_DECODER(tiff, 1, )
+PLAIN_DECODER(gif, )
 
 static void encode_round_trip(const uint8_t *data, size_t size) {
     if (size < 5) return;
@@ -144,7 +119,7 @@ static void encode_round_trip(const uint8_t *data, size_t size) {
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t orientation = cic_exif_orientation(data, size);
     if (orientation < 1 || orientation > 8) abort();
-    decode_png(data, size);
+    decode_plain((plain_decoder){open_png, read_png, close_png}, data, size);
     decode_jpeg(data, size, 0);
     decode_jpeg(data, size, 16);
     decode_plain((plain_decoder){open_webp, read_webp, close_webp}, data, size);
