@@ -7,10 +7,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/// Converts `pixel_count` RGBA8 pixels in place from the RGB ICC profile `icc` to sRGB
-/// (alpha untouched) and returns 1; returns 0 and leaves them as they are when the
-/// profile is not an RGB profile, cannot be parsed, or already describes sRGB.
-int cic_convert_to_srgb(const uint8_t *icc, size_t icc_length, uint8_t *rgba, size_t pixel_count);
+/// What the decoded image was before it became RGBA: colour, or grey (red, green and blue
+/// equal). A profile is used only when its colour space is the image's, as libpng and
+/// browsers have it; a grey photo's grey profile is as common as a colour photo's.
+typedef enum { CIC_COLOR_MODEL_RGB, CIC_COLOR_MODEL_GREY } cic_color_model;
+
+/// Converts `pixel_count` RGBA8 pixels in place from the ICC profile `icc` to sRGB (alpha
+/// untouched) and returns 1; returns 0 and leaves them as they are when the profile's
+/// colour space is not `model`'s (RGB or grey), it cannot be parsed, or it already
+/// describes sRGB.
+int cic_convert_to_srgb(const uint8_t *icc, size_t icc_length, cic_color_model model, uint8_t *rgba,
+                        size_t pixel_count);
 
 /// The same for colours an nclx box names by ITU-T H.273 code points (HEIF and AVIF):
 /// `chromaticities` the xy of red, green, blue and white that `primaries` stands for, and

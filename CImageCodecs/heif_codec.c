@@ -167,7 +167,7 @@ static void convert_profile(const cic_heif_decoder *decoder, uint8_t *rgba) {
     uint8_t *profile = size > 0 ? malloc(size) : NULL;
     if (profile == NULL) return;
     if (heif.profile(decoder->handle, profile).code == 0) {
-        cic_convert_to_srgb(profile, size, rgba, (size_t)decoder->width * decoder->height);
+        cic_convert_to_srgb(profile, size, CIC_COLOR_MODEL_RGB, rgba, (size_t)decoder->width * decoder->height);
     }
     free(profile);
 }

@@ -158,10 +158,11 @@ cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels
         return CIC_ERR_TOO_MANY_PIXELS;
     }
     decoder->orientation = apply_orientation ? jpeg_orientation(cinfo) : 1;
-    // Read now: the saved markers are freed when decompression finishes. A colour photo's
-    // profile converts its pixels once decoded; a CMYK photo's converts its inks as each
-    // batch of rows is decoded (without one, they are converted naively, in store_rows).
-    if (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_RGB) {
+    // Read now: the saved markers are freed when decompression finishes. A colour or grey
+    // photo's profile converts its pixels once decoded; a CMYK photo's converts its inks as
+    // each batch of rows is decoded (without one, they are converted naively, in store_rows).
+    if (cinfo->jpeg_color_space == JCS_YCbCr || cinfo->jpeg_color_space == JCS_RGB
+        || cinfo->jpeg_color_space == JCS_GRAYSCALE) {
         jpeg_read_icc_profile(cinfo, &decoder->icc, &decoder->icc_length);
     } else if (cinfo->out_color_space == JCS_CMYK) {
         JOCTET *icc = NULL;
@@ -247,7 +248,8 @@ cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
     }
     jpeg_finish_decompress(cinfo);
     if (decoder->icc != NULL) {
-        cic_convert_to_srgb(decoder->icc, decoder->icc_length, rgba, (size_t)cinfo->output_width * cinfo->output_height);
+        cic_color_model model = cinfo->jpeg_color_space == JCS_GRAYSCALE ? CIC_COLOR_MODEL_GREY : CIC_COLOR_MODEL_RGB;
+        cic_convert_to_srgb(decoder->icc, decoder->icc_length, model, rgba, (size_t)cinfo->output_width * cinfo->output_height);
     }
     return CIC_OK;
 }

@@ -25,6 +25,7 @@ struct cic_png_decoder {
     int palette_entries;       ///< 0 when the image is not a palette image
     int fast_channels;         ///< 3 or 4 when `cic_png_read_fast` reads the pixels, else 0
     int excess_data;           ///< set when compressed data continues past the image
+    int grey;                  ///< the file is grey (read as RGBA: libpng's colour type then says so)
     uint8_t palette[256][4];   ///< RGBA, alpha from tRNS
     char error[CIC_MESSAGE_CAPACITY];
 };
@@ -107,6 +108,7 @@ cic_status cic_png_open(const uint8_t *data, size_t length, uint64_t max_pixels,
         return CIC_ERR_TOO_MANY_PIXELS;
     }
     int has_trns = png_get_valid(decoder->png, decoder->info, PNG_INFO_tRNS) != 0;
+    decoder->grey = (color_type & PNG_COLOR_MASK_COLOR) == 0;
     header->has_alpha = has_trns || (color_type & PNG_COLOR_MASK_ALPHA) != 0;
     header->bit_depth = bit_depth;
     decoder->fast_channels = cic_png_fast_channels(bit_depth, color_type, interlace_method, has_trns);
@@ -206,14 +208,15 @@ cic_status cic_png_read(cic_png_decoder *decoder, uint8_t *rgba,
                         char *message, size_t message_capacity) {
     if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
     cic_status status = read_pixels(decoder, rgba, message, message_capacity);
-    // A colour image's iCCP profile (libpng has read and inflated it with the header).
+    // The iCCP profile (libpng has read and inflated it with the header): an RGB one for a
+    // colour or palette image, a grey one for a grey image.
     png_charp name = NULL;
     int compression = 0;
     png_bytep profile = NULL;
     png_uint_32 profile_length = 0;
-    if (status == CIC_OK && (png_get_color_type(decoder->png, decoder->info) & PNG_COLOR_MASK_COLOR) != 0
-        && png_get_iCCP(decoder->png, decoder->info, &name, &compression, &profile, &profile_length) != 0) {
-        cic_convert_to_srgb(profile, profile_length, rgba, (size_t)decoder->width * decoder->height);
+    if (status == CIC_OK && png_get_iCCP(decoder->png, decoder->info, &name, &compression, &profile, &profile_length) != 0) {
+        cic_convert_to_srgb(profile, profile_length, decoder->grey ? CIC_COLOR_MODEL_GREY : CIC_COLOR_MODEL_RGB, rgba,
+                            (size_t)decoder->width * decoder->height);
     }
     return status;
 }

@@ -26,6 +26,8 @@ struct cic_tiff_decoder {
     uint32_t orientation;      ///< applied on read; 1 when not asked to
     const uint8_t *icc;        ///< the ICC profile tag, owned by `tiff`; NULL when none
     uint32_t icc_length;
+    cic_color_model model;     ///< grey or colour, for the ICC profile
+    cic_cmyk_transform *cmyk_profile;  ///< a CMYK file's profile, made a transform; its inks are read raw
     char error[CIC_MESSAGE_CAPACITY];  ///< libtiff's first error message
 };
 
@@ -102,6 +104,7 @@ void cic_tiff_close(cic_tiff_decoder *decoder) {
     if (decoder == NULL) return;
     if (decoder->image_begun) TIFFRGBAImageEnd(&decoder->image);
     if (decoder->tiff != NULL) TIFFClose(decoder->tiff);
+    cic_cmyk_transform_free(decoder->cmyk_profile);
     free(decoder);
 }
 
@@ -126,6 +129,25 @@ static void put_grey_alpha16(TIFFRGBAImage *image, uint32_t *raster, uint32_t x,
         }
         raster += toskew;
         samples += fromskew * 2;
+    }
+}
+
+/// TIFFRGBAImage's put routine for 8-bit CMYK when the file's profile converts its inks:
+/// the four ink samples copied as they are (C, M, Y, K in memory, 0 = no ink), for
+/// `cic_cmyk_transform_apply` once the image is read, where libtiff's own routine would
+/// have made them RGB naively (R = (255 - C)(255 - K) / 255). Same contract as
+/// `put_grey_alpha16`.
+static void put_cmyk8(TIFFRGBAImage *image, uint32_t *raster, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
+                      int32_t fromskew, int32_t toskew, unsigned char *pp) {
+    (void)x;
+    (void)y;
+    int samples = image->samplesperpixel;
+    for (; h > 0; h--) {
+        for (uint32_t i = 0; i < w; i++, pp += samples) {
+            *raster++ = (uint32_t)pp[0] | (uint32_t)pp[1] << 8 | (uint32_t)pp[2] << 16 | (uint32_t)pp[3] << 24;
+        }
+        raster += toskew;
+        pp += fromskew * samples;
     }
 }
 
@@ -215,6 +237,15 @@ cic_status cic_tiff_open(const uint8_t *data, size_t length, uint64_t max_pixels
         decoder->icc = icc;
         decoder->icc_length = icc_length;
     }
+    int grey = image->photometric == PHOTOMETRIC_MINISBLACK || image->photometric == PHOTOMETRIC_MINISWHITE;
+    decoder->model = grey ? CIC_COLOR_MODEL_GREY : CIC_COLOR_MODEL_RGB;
+    // Plain CMYK with a CMYK profile: its inks through the profile (the JPEG shim's
+    // conversion). CMYK with alpha, or with planes apart, is converted naively by libtiff.
+    if (image->photometric == PHOTOMETRIC_SEPARATED && image->bitspersample == 8 && image->samplesperpixel == 4
+        && image->isContig && decoder->icc != NULL) {
+        decoder->cmyk_profile = cic_cmyk_transform_create(decoder->icc, decoder->icc_length, 0);
+        if (decoder->cmyk_profile != NULL) image->put.contig = put_cmyk8;
+    }
     int swapped = decoder->orientation >= 5;
     header->width = swapped ? height : width;
     header->height = swapped ? width : height;
@@ -265,6 +296,10 @@ cic_status cic_tiff_read(cic_tiff_decoder *decoder, uint8_t *rgba, char *message
         }
         free(stored);
     }
-    if (decoder->icc != NULL) cic_convert_to_srgb(decoder->icc, decoder->icc_length, rgba, count);
+    if (decoder->cmyk_profile != NULL) {
+        cic_cmyk_transform_apply(decoder->cmyk_profile, rgba, count);
+    } else if (decoder->icc != NULL) {
+        cic_convert_to_srgb(decoder->icc, decoder->icc_length, decoder->model, rgba, count);
+    }
     return CIC_OK;
 }

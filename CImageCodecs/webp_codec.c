@@ -90,7 +90,7 @@ cic_status cic_webp_read(cic_webp_decoder *decoder, uint8_t *rgba, char *message
     WebPChunkIterator chunk;
     if (demuxer != NULL && (WebPDemuxGetI(demuxer, WEBP_FF_FORMAT_FLAGS) & ICCP_FLAG) != 0
         && WebPDemuxGetChunk(demuxer, "ICCP", 1, &chunk)) {
-        cic_convert_to_srgb(chunk.chunk.bytes, chunk.chunk.size, rgba, (size_t)decoder->width * decoder->height);
+        cic_convert_to_srgb(chunk.chunk.bytes, chunk.chunk.size, CIC_COLOR_MODEL_RGB, rgba, (size_t)decoder->width * decoder->height);
         WebPDemuxReleaseChunkIterator(&chunk);
     }
     WebPDemuxDelete(demuxer);

@@ -3,12 +3,13 @@
 //
 // JPEGs come from the project's own encoder (baseline, progressive, grey, Adobe CMYK,
 // every EXIF orientation, one tagged with a Display P3 ICC profile, a CMYK one with a
-// CMYK profile); PNGs from libpng
+// CMYK profile, a grey one with a grey profile); PNGs from libpng
 // directly, one per colour type, bit depth and interlace method, palettes with and
 // without tRNS; WebP lossless, lossy with alpha and a two-frame animation; TIFFs from
 // libtiff (RGB in LZW and Deflate, RGBA with unassociated alpha, 16-bit grey, 16-bit
-// grey with alpha in strips and in tiles, a turned one); GIFs from giflib (still,
-// interlaced with a transparent index, an animation); and bare EXIF payloads.
+// grey with alpha in strips and in tiles, a turned one, CMYK with a CMYK profile); GIFs
+// from giflib (still, interlaced with a transparent index, an animation); and bare EXIF
+// payloads.
 #include "CImageCodecs.h"
 
 #include <gif_lib.h>
@@ -45,16 +46,10 @@ static uint8_t *make_rgba(uint32_t width, uint32_t height) {
     return rgba;
 }
 
-/// A Display P3 ICC profile (P3 primaries, D65 white, sRGB's curve) made by lcms2, so the
-/// colour conversion's profile parsing is fuzzed too; `*length` 0 when it could not be made.
-static uint8_t *display_p3_profile(size_t *length) {
+/// `profile` as ICC bytes (malloc'd), which it closes; NULL and `*length` 0 when it is
+/// NULL or could not be saved.
+static uint8_t *saved_profile(cmsHPROFILE profile, size_t *length) {
     *length = 0;
-    cmsCIExyY white = {0.3127, 0.3290, 1.0};
-    cmsCIExyYTRIPLE primaries = {{0.680, 0.320, 1.0}, {0.265, 0.690, 1.0}, {0.150, 0.060, 1.0}};
-    double parameters[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
-    cmsToneCurve *curve = cmsBuildParametricToneCurve(NULL, 4, parameters);
-    cmsToneCurve *curves[3] = {curve, curve, curve};
-    cmsHPROFILE profile = curve == NULL ? NULL : cmsCreateRGBProfile(&white, &primaries, curves);
     cmsUInt32Number size = 0;
     uint8_t *bytes = NULL;
     if (profile != NULL && cmsSaveProfileToMem(profile, NULL, &size) && (bytes = malloc(size)) != NULL
@@ -62,6 +57,26 @@ static uint8_t *display_p3_profile(size_t *length) {
         *length = size;
     }
     if (profile != NULL) cmsCloseProfile(profile);
+    return bytes;
+}
+
+/// A Display P3 ICC profile (P3 primaries, D65 white, sRGB's curve) made by lcms2, so the
+/// colour conversion's profile parsing is fuzzed too; `*length` 0 when it could not be made.
+static uint8_t *display_p3_profile(size_t *length) {
+    cmsCIExyY white = {0.3127, 0.3290, 1.0};
+    cmsCIExyYTRIPLE primaries = {{0.680, 0.320, 1.0}, {0.265, 0.690, 1.0}, {0.150, 0.060, 1.0}};
+    double parameters[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
+    cmsToneCurve *curve = cmsBuildParametricToneCurve(NULL, 4, parameters);
+    cmsToneCurve *curves[3] = {curve, curve, curve};
+    uint8_t *bytes = saved_profile(curve == NULL ? NULL : cmsCreateRGBProfile(&white, &primaries, curves), length);
+    if (curve != NULL) cmsFreeToneCurve(curve);
+    return bytes;
+}
+
+/// A grey profile of gamma 2.2 made by lcms2, for the grey path of the conversion.
+static uint8_t *grey_profile(size_t *length) {
+    cmsToneCurve *curve = cmsBuildGamma(NULL, 2.2);
+    uint8_t *bytes = saved_profile(curve == NULL ? NULL : cmsCreateGrayProfile(cmsD50_xyY(), curve), length);
     if (curve != NULL) cmsFreeToneCurve(curve);
     return bytes;
 }
@@ -86,7 +101,6 @@ static uint8_t *cmyk_profile(size_t *length) {
     cmsPipeline *pipeline = cmsPipelineAlloc(NULL, 4, 3);
     cmsStage *table = cmsStageAllocCLut16bit(NULL, 2, 4, 3, NULL);
     uint8_t *bytes = NULL;
-    cmsUInt32Number size = 0;
     if (profile != NULL && pipeline != NULL && table != NULL && cmsStageSampleCLut16bit(table, lab_of_inks, NULL, 0)
         && cmsPipelineInsertStage(pipeline, cmsAT_BEGIN, table)
         && cmsPipelineInsertStage(pipeline, cmsAT_BEGIN, cmsStageAllocToneCurves(NULL, 4, NULL))
@@ -96,10 +110,9 @@ static uint8_t *cmyk_profile(size_t *length) {
         cmsSetDeviceClass(profile, cmsSigOutputClass);
         cmsSetColorSpace(profile, cmsSigCmykData);
         cmsSetPCS(profile, cmsSigLabData);
-        if (cmsWriteTag(profile, cmsSigMediaWhitePointTag, cmsD50_XYZ()) && cmsWriteTag(profile, cmsSigAToB0Tag, pipeline)
-            && cmsSaveProfileToMem(profile, NULL, &size) && (bytes = malloc(size)) != NULL
-            && cmsSaveProfileToMem(profile, bytes, &size)) {
-            *length = size;
+        if (cmsWriteTag(profile, cmsSigMediaWhitePointTag, cmsD50_XYZ()) && cmsWriteTag(profile, cmsSigAToB0Tag, pipeline)) {
+            bytes = saved_profile(profile, length);
+            profile = NULL;
         }
     }
     if (table != NULL) cmsStageFree(table);
@@ -115,6 +128,8 @@ static int write_jpegs(const char *folder) {
     uint8_t *profile = display_p3_profile(&profile_length);
     size_t cmyk_length = 0;
     uint8_t *cmyk = cmyk_profile(&cmyk_length);
+    size_t grey_length = 0;
+    uint8_t *grey = grey_profile(&grey_length);
     const struct { const char *name; cic_jpeg_options options; } kinds[] = {
         {"baseline.jpg", {80, CIC_JPEG_YCBCR, 0, 0}},
         {"progressive.jpg", {80, CIC_JPEG_YCBCR, 1, 0}},
@@ -125,6 +140,7 @@ static int write_jpegs(const char *folder) {
         {"orientation-8.jpg", {60, CIC_JPEG_YCBCR, 1, 8}},
         {"display-p3.jpg", {80, CIC_JPEG_YCBCR, 0, 0, profile, profile_length}},
         {"cmyk-profile.jpg", {80, CIC_JPEG_CMYK_ADOBE, 0, 0, cmyk, cmyk_length}},
+        {"grey-profile.jpg", {80, CIC_JPEG_GRAY, 0, 0, grey, grey_length}},
     };
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         uint8_t *bytes = NULL;
@@ -141,6 +157,7 @@ static int write_jpegs(const char *folder) {
     free(rgba);
     free(profile);
     free(cmyk);
+    free(grey);
     return failures;
 }
 
@@ -302,9 +319,11 @@ static int write_webps(const char *folder) {
 }
 
 /// One TIFF of the 24x16 picture: `samples` 1 or 2 (grey, with alpha; `bits` 8 or 16),
-/// 3 or 4 (RGB, with alpha; alpha unassociated), stripped or tiled (16x16 tiles).
+/// 3 or 4 (RGB, with alpha; alpha unassociated), stripped or tiled (16x16 tiles); or,
+/// given a CMYK profile `icc`, 4 samples of CMYK inks (255 - R, 255 - G, 255 - B, no
+/// black) with it.
 static int write_tiff(const char *folder, const char *name, uint16_t samples, uint16_t bits, uint16_t compression,
-                      uint16_t orientation, int tiled) {
+                      uint16_t orientation, int tiled, const uint8_t *icc, size_t icc_length) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", folder, name);
     TIFF *tiff = TIFFOpen(path, "w");
@@ -315,11 +334,13 @@ static int write_tiff(const char *folder, const char *name, uint16_t samples, ui
     TIFFSetField(tiff, TIFFTAG_IMAGELENGTH, height);
     TIFFSetField(tiff, TIFFTAG_SAMPLESPERPIXEL, samples);
     TIFFSetField(tiff, TIFFTAG_BITSPERSAMPLE, bits);
-    TIFFSetField(tiff, TIFFTAG_PHOTOMETRIC, samples <= 2 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
+    TIFFSetField(tiff, TIFFTAG_PHOTOMETRIC,
+                 icc != NULL ? PHOTOMETRIC_SEPARATED : samples <= 2 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB);
+    if (icc != NULL) TIFFSetField(tiff, TIFFTAG_ICCPROFILE, (uint32_t)icc_length, icc);
     TIFFSetField(tiff, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
     TIFFSetField(tiff, TIFFTAG_COMPRESSION, compression);
     TIFFSetField(tiff, TIFFTAG_ORIENTATION, orientation);
-    if (samples == 2 || samples == 4) {
+    if (samples == 2 || (samples == 4 && icc == NULL)) {
         uint16_t extra = EXTRASAMPLE_UNASSALPHA;
         TIFFSetField(tiff, TIFFTAG_EXTRASAMPLES, 1, &extra);
     }
@@ -329,7 +350,7 @@ static int write_tiff(const char *folder, const char *name, uint16_t samples, ui
         for (uint16_t c = 0; c < samples; c++) {
             // Grey is the green channel; the last of 2 or 4 samples is alpha.
             int channel = samples <= 2 ? (c == 0 ? 1 : 3) : c;
-            uint8_t value = rgba[i * 4 + channel];
+            uint8_t value = icc == NULL ? rgba[i * 4 + channel] : c < 3 ? (uint8_t)(255 - rgba[i * 4 + c]) : 0;
             if (bits == 16) {
                 uint16_t wide = (uint16_t)(value * 257);
                 memcpy(image + (i * samples + c) * 2, &wide, 2);
@@ -365,13 +386,19 @@ static int write_tiff(const char *folder, const char *name, uint16_t samples, ui
 }
 
 static int write_tiffs(const char *folder) {
-    return write_tiff(folder, "rgb-lzw.tif", 3, 8, COMPRESSION_LZW, ORIENTATION_TOPLEFT, 0)
-         + write_tiff(folder, "rgb-deflate-tiled.tif", 3, 8, COMPRESSION_ADOBE_DEFLATE, ORIENTATION_TOPLEFT, 1)
-         + write_tiff(folder, "rgba-unassociated.tif", 4, 8, COMPRESSION_NONE, ORIENTATION_TOPLEFT, 0)
-         + write_tiff(folder, "grey16.tif", 1, 16, COMPRESSION_PACKBITS, ORIENTATION_TOPLEFT, 0)
-         + write_tiff(folder, "grey-alpha16-tiled.tif", 2, 16, COMPRESSION_NONE, ORIENTATION_TOPLEFT, 1)
-         + write_tiff(folder, "grey-alpha16.tif", 2, 16, COMPRESSION_NONE, ORIENTATION_TOPLEFT, 0)
-         + write_tiff(folder, "rgb-turned.tif", 3, 8, COMPRESSION_NONE, ORIENTATION_RIGHTTOP, 0);
+    size_t cmyk_length = 0;
+    uint8_t *cmyk = cmyk_profile(&cmyk_length);
+    int failures = write_tiff(folder, "rgb-lzw.tif", 3, 8, COMPRESSION_LZW, ORIENTATION_TOPLEFT, 0, NULL, 0)
+        + write_tiff(folder, "rgb-deflate-tiled.tif", 3, 8, COMPRESSION_ADOBE_DEFLATE, ORIENTATION_TOPLEFT, 1, NULL, 0)
+        + write_tiff(folder, "rgba-unassociated.tif", 4, 8, COMPRESSION_NONE, ORIENTATION_TOPLEFT, 0, NULL, 0)
+        + write_tiff(folder, "grey16.tif", 1, 16, COMPRESSION_PACKBITS, ORIENTATION_TOPLEFT, 0, NULL, 0)
+        + write_tiff(folder, "grey-alpha16-tiled.tif", 2, 16, COMPRESSION_NONE, ORIENTATION_TOPLEFT, 1, NULL, 0)
+        + write_tiff(folder, "grey-alpha16.tif", 2, 16, COMPRESSION_NONE, ORIENTATION_TOPLEFT, 0, NULL, 0)
+        + write_tiff(folder, "rgb-turned.tif", 3, 8, COMPRESSION_NONE, ORIENTATION_RIGHTTOP, 0, NULL, 0)
+        + (cmyk == NULL ? 1 : write_tiff(folder, "cmyk-profile.tif", 4, 8, COMPRESSION_LZW, ORIENTATION_TOPLEFT, 0, cmyk,
+                                         cmyk_length));
+    free(cmyk);
+    return failures;
 }
 
 /// One GIF of the 24x16 picture's red channel in 16 grey levels: `frames` 1 or 2, the

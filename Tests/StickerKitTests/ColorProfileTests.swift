@@ -99,6 +99,76 @@ import TestSupport
         #expect(centres(naive.image).elementsEqual(inks.map { $0.map(Int.init) }) { zip($0, $1).allSatisfy { abs($0 - $1) <= 2 } })
     }
 
+    /// A print-ready CMYK TIFF (inks stored as they are, 0 = none) with the same press
+    /// profile: the inks through it, as for the JPEG above.
+    @Test func aCMYKTIFFWithItsPressProfileDecodesToTheInksColours() throws {
+        let inks: [[Int]] = [[255, 0, 0, 0], [0, 255, 0, 0], [0, 0, 255, 0], [0, 0, 0, 0]]
+        var writer = TestTIFFWriter(width: 8, height: 8 * inks.count, photometric: .separated,
+                                    samples: inks.flatMap { ink in Array([[Int]](repeating: ink, count: 64).joined()) })
+        writer.iccProfile = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/ghostscript/default_cmyk.icc")))
+        func centres(_ image: RGBAImage) -> [[Int]] {
+            inks.indices.map { band in (0..<4).map { Int(image.pixels[((band * 8 + 4) * 8 + 4) * 4 + $0]) } }
+        }
+        let published = [[0, 174, 239, 255], [236, 0, 140, 255], [255, 242, 0, 255], [255, 255, 255, 255]]
+        for (found, expected) in zip(centres(try ImageDecoder.decode(writer.encode()).image), published) {
+            #expect(zip(found, expected).allSatisfy { abs($0 - $1) <= 4 }, "\(found) vs \(expected)")
+        }
+        writer.iccProfile = nil
+        let naive = [[0, 255, 255, 255], [255, 0, 255, 255], [255, 255, 0, 255], [255, 255, 255, 255]]
+        #expect(centres(try ImageDecoder.decode(writer.encode()).image) == naive)
+    }
+
+    /// Grey levels from black to white, for grey inputs.
+    private static let greyLevels = [0, 8, 24, 64, 128, 192, 255]
+
+    /// A grey image of `greyLevels` in bands of 8 rows, 8 pixels wide: its samples.
+    private var greySamples: [Int] { Self.greyLevels.flatMap { [Int](repeating: $0, count: 64) } }
+
+    /// The centre of each band of a decoded grey image, all three channels.
+    private func greyCentres(_ image: RGBAImage) -> [[Int]] {
+        Self.greyLevels.indices.map { band in (0..<3).map { Int(image.pixels[((band * 8 + 4) * 8 + 4) * 4 + $0]) } }
+    }
+
+    /// Whether every band centre is grey and within `tolerance` of `levels`.
+    private func matches(_ centres: [[Int]], _ levels: [Double], tolerance: Double) -> Bool {
+        zip(centres, levels).allSatisfy { centre, level in centre.allSatisfy { abs(Double($0) - level) <= tolerance } }
+    }
+
+    /// A grey photo tagged with a grey profile (photo editors embed "Gray Gamma 2.2" or
+    /// "Dot Gain 20%" in grey JPEGs, PNGs and TIFFs) decodes through it: with a linear
+    /// curve, mid grey is sRGB's 188; with gamma 2.2, the dark levels darken.
+    @Test(arguments: [1.0, 2.2]) func aGreyPhotoDecodesThroughItsGreyProfile(gamma: Double) throws {
+        let profile = ICCProfile.grey(gamma: gamma)
+        let expected = Self.greyLevels.map { ICCProfile.greyToSRGB(Double($0), gamma: gamma) }
+        var png = TestPNGWriter(width: 8, height: 8 * Self.greyLevels.count, colorType: .grey, bitDepth: 8, samples: greySamples)
+        png.iccProfile = profile
+        let fromPNG = greyCentres(try ImageDecoder.decode(png.encode()).image)
+        #expect(matches(fromPNG, expected, tolerance: 1), "\(fromPNG) vs \(expected)")
+        var tiff = TestTIFFWriter(width: 8, height: 8 * Self.greyLevels.count, photometric: .minIsBlack, samples: greySamples)
+        tiff.iccProfile = profile
+        let fromTIFF = greyCentres(try ImageDecoder.decode(tiff.encode()).image)
+        #expect(matches(fromTIFF, expected, tolerance: 1), "\(fromTIFF) vs \(expected)")
+        let image = RGBAImage(width: 8, height: 8 * Self.greyLevels.count,
+                              pixels: greySamples.flatMap { [UInt8($0), UInt8($0), UInt8($0), 255] })
+        let jpeg = TestFiles.jpeg(image, quality: 100, color: CIC_JPEG_GRAY, iccProfile: profile)
+        let fromJPEG = greyCentres(try ImageDecoder.decode(jpeg).image)
+        #expect(matches(fromJPEG, expected, tolerance: 2), "\(fromJPEG) vs \(expected)")
+        // The same files untagged keep their levels.
+        png.iccProfile = nil
+        #expect(matches(greyCentres(try ImageDecoder.decode(png.encode()).image), Self.greyLevels.map(Double.init), tolerance: 0))
+    }
+
+    /// A grey profile with sRGB's own curve (ghostscript's default grey) changes no byte, and a
+    /// profile whose colour space is not the image's (a grey profile on a colour PNG) is
+    /// ignored, as libpng and browsers ignore it.
+    @Test func anSRGBGreyProfileOrAMismatchedOneKeepsTheBytes() throws {
+        var png = TestPNGWriter(width: 8, height: 8 * Self.greyLevels.count, colorType: .grey, bitDepth: 8, samples: greySamples)
+        png.iccProfile = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/ghostscript/default_gray.icc")))
+        #expect(matches(greyCentres(try ImageDecoder.decode(png.encode()).image), Self.greyLevels.map(Double.init), tolerance: 0))
+        let source = bands(alpha: 180)
+        #expect(try ImageDecoder.decode(self.png(source, profile: ICCProfile.grey(gamma: 1))).image.pixels == source.pixels)
+    }
+
     /// A scanner's or photo editor's TIFF, tagged (ICCProfile, tag 34675) and with
     /// unassociated alpha, whose colours the profile moves and whose alpha it does not.
     @Test func aDisplayP3TIFFDecodesToSRGB() throws {

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Matrix/TRC ICC profiles (version 4) written byte by byte, so tests can tag their inputs
-/// with a colour space other than sRGB, as phones tag their photos (ICC.1:2010, sections
-/// 7 and 10: a header, a tag table, and the description, white point, colorant and tone
-/// curve tags).
+/// Matrix/TRC and grey TRC ICC profiles (version 4) written byte by byte, so tests can tag
+/// their inputs with a colour space other than sRGB, as phones tag their photos and photo
+/// editors their grey images (ICC.1:2010, sections 7 and 10: a header, a tag table, and the
+/// description, white point, colorant and tone curve tags).
 public enum ICCProfile {
     /// Display P3: DCI-P3 primaries, D65 white and sRGB's tone curve (the colorants adapted
     /// to D50 as Apple's profile states them).
@@ -24,6 +24,20 @@ public enum ICCProfile {
     /// sRGB's tone curve as a parametric curve of type 3.
     private static let srgbCurve = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
 
+    /// A grey profile whose tone curve (kTRC) is the pure power `gamma` (Y = X^gamma):
+    /// "Gray Gamma 2.2" as photo editors embed it, or 1 for linear grey.
+    public static func grey(gamma: Double) -> [UInt8] {
+        profile(colorSpace: "GRAY", tags: [("desc", description("Gray Gamma \(gamma)")), ("wtpt", xyz(d50)),
+                                           ("kTRC", tag("para", [0, 0, 0, 0] + fixed(gamma)))])
+    }
+
+    /// A grey level under `grey(gamma:)` in sRGB, computed here independently of any colour
+    /// management library: the power undone, sRGB's curve applied (not rounded).
+    public static func greyToSRGB(_ level: Double, gamma: Double) -> Double {
+        let linear = pow(level / 255, gamma)
+        return (linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055) * 255
+    }
+
     /// Display P3 pixels to sRGB, computed here independently of any colour management
     /// library: sRGB's curve undone, P3's linear RGB to sRGB's (the D65 matrix), sRGB's
     /// curve applied (clamped to 0...255, not rounded).
@@ -41,15 +55,27 @@ public enum ICCProfile {
 
     private typealias XYZ = (Double, Double, Double)
 
-    private static func matrixProfile(description: String, red: XYZ, green: XYZ, blue: XYZ, toneCurve: [Double]) -> [UInt8] {
-        let d50: XYZ = (0.9642, 1.0, 0.8249)
+    /// The profile connection space's white.
+    private static let d50: XYZ = (0.9642, 1.0, 0.8249)
+
+    private static func matrixProfile(description text: String, red: XYZ, green: XYZ, blue: XYZ, toneCurve: [Double]) -> [UInt8] {
         let curve = tag("para", [0, 3, 0, 0] + toneCurve.flatMap(fixed))
-        var text: [UInt8] = []
-        for unit in description.utf16 { text += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
-        let mluc = tag("mluc", bigEndian(1) + bigEndian(12) + Array("enUS".utf8) + bigEndian(UInt32(text.count))
-                                + bigEndian(28) + text)
-        let tags: [(String, [UInt8])] = [("desc", mluc), ("wtpt", xyz(d50)), ("rXYZ", xyz(red)), ("gXYZ", xyz(green)),
-                                         ("bXYZ", xyz(blue)), ("rTRC", curve), ("gTRC", curve), ("bTRC", curve)]
+        return profile(colorSpace: "RGB ", tags: [("desc", description(text)), ("wtpt", xyz(d50)), ("rXYZ", xyz(red)),
+                                                  ("gXYZ", xyz(green)), ("bXYZ", xyz(blue)), ("rTRC", curve),
+                                                  ("gTRC", curve), ("bTRC", curve)])
+    }
+
+    /// A multiLocalizedUnicode tag of one English `text`.
+    private static func description(_ text: String) -> [UInt8] {
+        var units: [UInt8] = []
+        for unit in text.utf16 { units += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
+        return tag("mluc", bigEndian(1) + bigEndian(12) + Array("enUS".utf8) + bigEndian(UInt32(units.count))
+                           + bigEndian(28) + units)
+    }
+
+    /// A display profile of `colorSpace` (four characters) with `tags`, in the XYZ
+    /// connection space.
+    private static func profile(colorSpace: String, tags: [(String, [UInt8])]) -> [UInt8] {
         var offset = 128 + 4 + 12 * tags.count
         var table = bigEndian(UInt32(tags.count)), body: [UInt8] = []
         for (signature, data) in tags {
@@ -59,7 +85,7 @@ public enum ICCProfile {
             offset += padded.count
         }
         var header = bigEndian(UInt32(offset)) + [UInt8](repeating: 0, count: 4) + [4, 0x30, 0, 0]
-        header += Array("mntrRGB XYZ ".utf8) + [UInt8](repeating: 0, count: 12) + Array("acsp".utf8)
+        header += Array("mntr\(colorSpace)XYZ ".utf8) + [UInt8](repeating: 0, count: 12) + Array("acsp".utf8)
         header += [UInt8](repeating: 0, count: 24) + bigEndian(0) + xyz(d50).suffix(12)
         header += [UInt8](repeating: 0, count: 128 - header.count)
         return header + table + body

@@ -2,16 +2,17 @@ import Foundation
 import StickerKit
 
 /// Writes baseline TIFF files (TIFF 6.0: uncompressed, one strip, chunky samples, either
-/// byte order) in the layouts the decoder must read: grey, palette or RGB, 8 or 16 bits,
+/// byte order) in the layouts the decoder must read: grey, palette, RGB or CMYK (inks 0 =
+/// none, section 16), 8 or 16 bits,
 /// with alpha associated or not, an Orientation tag, an ICC profile; and 32-bit
 /// floating-point samples, which it must refuse. Written by hand, not through libtiff, so
 /// the decoder is checked against the format rather than against its own library.
 public struct TestTIFFWriter {
     public enum Photometric: UInt16, Sendable {
-        case minIsBlack = 1, rgb = 2, palette = 3
+        case minIsBlack = 1, rgb = 2, palette = 3, separated = 5
     }
 
-    /// What the extra (fourth, or second for grey) sample is (tag 338).
+    /// What the extra sample, the one after the colour samples, is (tag 338).
     public enum ExtraSample: UInt16, Sendable {
         case unspecified = 0, associatedAlpha = 1, unassociatedAlpha = 2
     }
@@ -51,7 +52,14 @@ public struct TestTIFFWriter {
         self.init(width: image.width, height: image.height, photometric: .rgb, samples: samples, extraSample: alpha)
     }
 
-    private var samplesPerPixel: Int { (photometric == .rgb ? 3 : 1) + (extraSample == nil ? 0 : 1) }
+    private var samplesPerPixel: Int {
+        let colour = switch photometric {
+        case .rgb: 3
+        case .separated: 4
+        case .minIsBlack, .palette: 1
+        }
+        return colour + (extraSample == nil ? 0 : 1)
+    }
 
     public func encode() -> Data {
         var pixels = Data()
