@@ -185,10 +185,20 @@ import TestSupport
         try TestGIFWriter(screenWidth: 90, screenHeight: 60, palette: [(255, 255, 255), (30, 120, 200), (10, 10, 10)],
                           frames: [clip]).encode().write(to: folder.appendingPathComponent("clip.gif"))
         let out = TestFiles.temporaryFolder("cli-out")
-        let result = try runner.run([folder.path, "--out", out.path, "--no-cache"])
+        let masks = TestFiles.temporaryFolder("cli-masks")
+        let result = try runner.run([folder.path, "--out", out.path, "--no-cache", "--json", "--mask", masks.path])
         #expect(result.status == 0, "\(result.standardError)")
         let scan = try ImageDecoder.decode(Data(contentsOf: out.appendingPathComponent("scan.png"))).image
         #expect(scan.height > 2 * scan.width, "\(scan.width)x\(scan.height)")
+        // The crop, scale and full-frame mask are in the upright photo's coordinates, as for
+        // a turned JPEG: the mask is 120x160 and the crop holds the upright rectangle.
+        let mask = try ImageDecoder.decode(Data(contentsOf: masks.appendingPathComponent("scan.png"))).image
+        #expect(mask.width == 120 && mask.height == 160, "\(mask.width)x\(mask.height)")
+        let line = try #require(try jsonLines(result.standardOutput).first { ($0["output"] as? String) == "scan.png" })
+        let crop = try #require(line["crop"] as? [String: Int])
+        #expect(line["scale"] as? Double == 1, "\(line)")
+        #expect(crop["x"]! <= 45 && crop["x"]! + crop["width"]! >= 75 && crop["x"]! + crop["width"]! <= 120, "\(crop)")
+        #expect(crop["y"]! <= 30 && crop["y"]! + crop["height"]! >= 130 && crop["y"]! + crop["height"]! <= 160, "\(crop)")
         let sticker = try ImageDecoder.decode(Data(contentsOf: out.appendingPathComponent("clip.png"))).image
         let opaque = stride(from: 3, to: sticker.pixels.count, by: 4).filter { sticker.pixels[$0] == 255 }
         #expect(opaque.count == indices.filter { $0 != 0 }.count)

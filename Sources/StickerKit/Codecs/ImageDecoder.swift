@@ -82,19 +82,18 @@ public enum ImageDecoder {
             cic_jpeg_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), minimumLongSide,
                           options.appliesOrientation ? 1 : 0, &$0, &$1, $2, $3)
         }, read: cic_jpeg_read, close: cic_jpeg_close)
-        let (image, header) = try run(shim, options: options)
-        // The source size as people see it: upright, so swapped by orientations 5-8.
-        let swapped = header.orientation >= 5
-        return DecodedImage(image: image, format: .jpeg,
-                            sourceWidth: Int(swapped ? header.source_height : header.source_width),
-                            sourceHeight: Int(swapped ? header.source_width : header.source_height),
-                            declaresAlpha: false)
+        return decoded(try run(shim, options: options), format: .jpeg)
     }
 
     private static func decoded(_ result: (RGBAImage, cic_header), format: ImageFormat) -> DecodedImage {
         let (image, header) = result
-        return DecodedImage(image: image, format: format, sourceWidth: Int(header.source_width),
-                            sourceHeight: Int(header.source_height), declaresAlpha: header.has_alpha != 0)
+        // The source size as people see it (what the manifest's crop and scale and `--mask`
+        // refer to): upright, so the stored size swapped by orientations 5-8.
+        let swapped = header.orientation >= 5
+        return DecodedImage(image: image, format: format,
+                            sourceWidth: Int(swapped ? header.source_height : header.source_width),
+                            sourceHeight: Int(swapped ? header.source_width : header.source_height),
+                            declaresAlpha: header.has_alpha != 0)
     }
 
     private static func tooMany(_ header: cic_header, _ options: DecodeOptions) -> CodecError {
