@@ -6,10 +6,9 @@
 // that this shim calls; the enum values are those the header fixes.
 #include "CImageCodecs.h"
 #include "color_profile.h"
+#include "shim_library.h"
 #include "shim_message.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stdlib.h>
 
 struct heif_context;
@@ -35,7 +34,6 @@ struct heif_color_profile_nclx {
 #define HEIF_FOURCC(a, b, c, d) ((uint32_t)(((a) << 24) | ((b) << 16) | ((c) << 8) | (d)))
 
 static struct {
-    int loaded;
     struct heif_context *(*context_alloc)(void);
     void (*context_free)(struct heif_context *);
     struct heif_error (*read_from_memory)(struct heif_context *, const void *, size_t, const void *);
@@ -55,41 +53,29 @@ static struct {
     void (*nclx_free)(struct heif_color_profile_nclx *);
 } heif;
 
-static pthread_mutex_t heif_lock = PTHREAD_MUTEX_INITIALIZER;
+static cic_library heif_library = CIC_LIBRARY_INIT;
 
-/// Loads libheif from `library`; 1 when it loaded with every function. Once loaded the
-/// functions are kept for the process (dlopen of the same name is then only a lookup);
-/// a failed load is retried at the next file.
+/// Loads libheif from `library`; 1 when it loaded with every function it must have.
 static int heif_load(const char *library) {
-    pthread_mutex_lock(&heif_lock);
-    void *handle = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-    if (handle != NULL && heif.loaded) {
-        dlclose(handle);  // the first load's reference keeps it mapped
-    } else if (handle != NULL) {
-        *(void **)&heif.context_alloc = dlsym(handle, "heif_context_alloc");
-        *(void **)&heif.context_free = dlsym(handle, "heif_context_free");
-        *(void **)&heif.read_from_memory = dlsym(handle, "heif_context_read_from_memory_without_copy");
-        *(void **)&heif.primary_handle = dlsym(handle, "heif_context_get_primary_image_handle");
-        *(void **)&heif.handle_width = dlsym(handle, "heif_image_handle_get_width");
-        *(void **)&heif.handle_height = dlsym(handle, "heif_image_handle_get_height");
-        *(void **)&heif.handle_has_alpha = dlsym(handle, "heif_image_handle_has_alpha_channel");
-        *(void **)&heif.handle_release = dlsym(handle, "heif_image_handle_release");
-        *(void **)&heif.decode = dlsym(handle, "heif_decode_image");
-        *(void **)&heif.plane = dlsym(handle, "heif_image_get_plane_readonly");
-        *(void **)&heif.image_release = dlsym(handle, "heif_image_release");
-        *(void **)&heif.profile_type = dlsym(handle, "heif_image_handle_get_color_profile_type");
-        *(void **)&heif.profile_size = dlsym(handle, "heif_image_handle_get_raw_color_profile_size");
-        *(void **)&heif.profile = dlsym(handle, "heif_image_handle_get_raw_color_profile");
-        *(void **)&heif.nclx = dlsym(handle, "heif_image_handle_get_nclx_color_profile");
-        *(void **)&heif.nclx_free = dlsym(handle, "heif_nclx_color_profile_free");
-        heif.loaded = heif.context_alloc && heif.context_free && heif.read_from_memory && heif.primary_handle
-            && heif.handle_width && heif.handle_height && heif.handle_has_alpha && heif.handle_release
-            && heif.decode && heif.plane && heif.image_release;
-        if (!heif.loaded) dlclose(handle);
-    }
-    int loaded = handle != NULL && heif.loaded;
-    pthread_mutex_unlock(&heif_lock);
-    return loaded;
+    const cic_symbol symbols[] = {
+        {"heif_context_alloc", (void **)&heif.context_alloc, 0},
+        {"heif_context_free", (void **)&heif.context_free, 0},
+        {"heif_context_read_from_memory_without_copy", (void **)&heif.read_from_memory, 0},
+        {"heif_context_get_primary_image_handle", (void **)&heif.primary_handle, 0},
+        {"heif_image_handle_get_width", (void **)&heif.handle_width, 0},
+        {"heif_image_handle_get_height", (void **)&heif.handle_height, 0},
+        {"heif_image_handle_has_alpha_channel", (void **)&heif.handle_has_alpha, 0},
+        {"heif_image_handle_release", (void **)&heif.handle_release, 0},
+        {"heif_decode_image", (void **)&heif.decode, 0},
+        {"heif_image_get_plane_readonly", (void **)&heif.plane, 0},
+        {"heif_image_release", (void **)&heif.image_release, 0},
+        {"heif_image_handle_get_color_profile_type", (void **)&heif.profile_type, 1},
+        {"heif_image_handle_get_raw_color_profile_size", (void **)&heif.profile_size, 1},
+        {"heif_image_handle_get_raw_color_profile", (void **)&heif.profile, 1},
+        {"heif_image_handle_get_nclx_color_profile", (void **)&heif.nclx, 1},
+        {"heif_nclx_color_profile_free", (void **)&heif.nclx_free, 1},
+    };
+    return cic_library_load(&heif_library, library, symbols, sizeof symbols / sizeof symbols[0]);
 }
 
 struct cic_heif_decoder {

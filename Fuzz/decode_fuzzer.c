@@ -1,5 +1,5 @@
 // libFuzzer target over the decode entry points of CImageCodecs (PNG, JPEG, WebP, TIFF,
-// GIF), the code every input file reaches first. Built and run by `Scripts/fuzz`.
+// GIF, JPEG XL), the code every input file reaches first. Built and run by `Scripts/fuzz`.
 //
 // Each input goes through every decoder (each refuses the others' signatures at once),
 // the way `ImageDecoder` calls them: open with a pixel budget, then read into a buffer
@@ -76,7 +76,7 @@ static void decode_plain(plain_decoder codec, const uint8_t *data, size_t size) 
 
 /// The three `plain_decoder` functions over cic_KIND_open, _read and _close; the rest is
 /// what KIND's open takes between the pixel budget and the decoder (TIFF: apply the
-/// orientation), empty for the others.
+/// orientation; JPEG XL: that and the library to load), empty for the others.
 #define PLAIN_DECODER(kind, ...)                                                                   \
     static cic_status open_##kind(const uint8_t *data, size_t size, void **decoder, cic_header *header, \
                                   char *message, size_t capacity) {                                    \
@@ -92,6 +92,7 @@ PLAIN_DECODER(png, )
 PLAIN_DECODER(webp, )
 PLAIN_DECODER(tiff, 1, )
 PLAIN_DECODER(gif, )
+PLAIN_DECODER(jxl, 1, "libjxl.so.0.7", )
 
 static void encode_round_trip(const uint8_t *data, size_t size) {
     if (size < 5) return;
@@ -125,6 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     decode_plain((plain_decoder){open_webp, read_webp, close_webp}, data, size);
     decode_plain((plain_decoder){open_tiff, read_tiff, close_tiff}, data, size);
     decode_plain((plain_decoder){open_gif, read_gif, close_gif}, data, size);
+    decode_plain((plain_decoder){open_jxl, read_jxl, close_jxl}, data, size);
     encode_round_trip(data, size);
     return 0;
 }

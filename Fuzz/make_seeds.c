@@ -8,11 +8,12 @@
 // without tRNS; WebP lossless, lossy with alpha and a two-frame animation; TIFFs from
 // libtiff (RGB in LZW and Deflate, RGBA with unassociated alpha, 16-bit grey, 16-bit
 // grey with alpha in strips and in tiles, a turned one, CMYK with a CMYK profile); GIFs
-// from giflib (still, interlaced with a transparent index, an animation); and bare EXIF
-// payloads.
+// from giflib (still, interlaced with a transparent index, an animation); JPEG XL from
+// libjxl's encoder (lossless with alpha, lossy and turned); and bare EXIF payloads.
 #include "CImageCodecs.h"
 
 #include <gif_lib.h>
+#include <jxl/encode.h>
 #include <lcms2.h>
 #include <png.h>
 #include <stdio.h>
@@ -446,12 +447,56 @@ static int write_gifs(const char *folder) {
          + write_gif(folder, "animated.gif", 2, 0);
 }
 
+/// One JPEG XL of the 24x16 picture with alpha: lossless, or lossy at distance 1 and
+/// stored turned (orientation 6), through libjxl's encoder.
+static int write_jxl(const char *folder, const char *name, int lossless) {
+    const uint32_t width = 24, height = 16;
+    uint8_t *rgba = make_rgba(width, height);
+    JxlEncoder *encoder = JxlEncoderCreate(NULL);
+    JxlBasicInfo info;
+    JxlEncoderInitBasicInfo(&info);
+    info.xsize = width;
+    info.ysize = height;
+    info.bits_per_sample = 8;
+    info.num_color_channels = 3;
+    info.num_extra_channels = 1;
+    info.alpha_bits = 8;
+    info.uses_original_profile = lossless ? JXL_TRUE : JXL_FALSE;
+    info.orientation = lossless ? JXL_ORIENT_IDENTITY : JXL_ORIENT_ROTATE_90_CW;
+    JxlColorEncoding srgb;
+    JxlColorEncodingSetToSRGB(&srgb, JXL_FALSE);
+    JxlPixelFormat format = {4, JXL_TYPE_UINT8, JXL_NATIVE_ENDIAN, 0};
+    JxlEncoderFrameSettings *settings = NULL;
+    int failed = encoder == NULL || JxlEncoderSetBasicInfo(encoder, &info) != JXL_ENC_SUCCESS
+        || JxlEncoderSetColorEncoding(encoder, &srgb) != JXL_ENC_SUCCESS
+        || (settings = JxlEncoderFrameSettingsCreate(encoder, NULL)) == NULL
+        || (lossless ? JxlEncoderSetFrameLossless(settings, JXL_TRUE) : JxlEncoderSetFrameDistance(settings, 1))
+               != JXL_ENC_SUCCESS
+        || JxlEncoderAddImageFrame(settings, &format, rgba, (size_t)width * height * 4) != JXL_ENC_SUCCESS;
+    uint8_t bytes[1 << 16];
+    size_t length = 0;
+    if (!failed) {
+        JxlEncoderCloseInput(encoder);
+        uint8_t *next = bytes;
+        size_t available = sizeof bytes;
+        failed = JxlEncoderProcessOutput(encoder, &next, &available) != JXL_ENC_SUCCESS;
+        length = sizeof bytes - available;
+    }
+    if (encoder != NULL) JxlEncoderDestroy(encoder);
+    free(rgba);
+    return failed ? 1 : write_file(folder, name, bytes, length);
+}
+
+static int write_jxls(const char *folder) {
+    return write_jxl(folder, "lossless-alpha.jxl", 1) + write_jxl(folder, "lossy-turned.jxl", 0);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: make_seeds FOLDER\n");
         return 2;
     }
     int failures = write_jpegs(argv[1]) + write_pngs(argv[1]) + write_webps(argv[1]) + write_tiffs(argv[1])
-                 + write_gifs(argv[1]) + write_exif(argv[1]);
+                 + write_gifs(argv[1]) + write_jxls(argv[1]) + write_exif(argv[1]);
     return failures == 0 ? 0 : 1;
 }

@@ -1,5 +1,5 @@
 // CImageCodecs: thin C shims over libpng, libjpeg(-turbo), libwebp, libtiff, giflib,
-// libheif (loaded at run time) and libcrypto's SHA-256.
+// libjxl and libheif (both loaded at run time) and libcrypto's SHA-256.
 //
 // Why this exists: libpng and libjpeg report fatal errors with longjmp. A longjmp that
 // crossed a Swift frame would skip Swift's cleanup and corrupt the program, so every shim
@@ -140,6 +140,19 @@ cic_status cic_gif_open(const uint8_t *data, size_t length, uint64_t max_pixels,
 cic_status cic_gif_read(cic_gif_decoder *decoder, uint8_t *rgba,
                         char *message, size_t message_capacity);
 void cic_gif_close(cic_gif_decoder *decoder);
+
+typedef struct cic_jxl_decoder cic_jxl_decoder;
+
+/// Reads a JPEG XL header (codestream or container) through libjxl, loaded with dlopen from
+/// `library` (e.g. "libjxl.so.0.7") on first use, CIC_ERR_UNSUPPORTED naming the package
+/// when absent; the read decodes its first frame (an animation's too). `apply_orientation`
+/// turns it upright as its header says.
+cic_status cic_jxl_open(const uint8_t *data, size_t length, uint64_t max_pixels, int apply_orientation,
+                        const char *library, cic_jxl_decoder **decoder, cic_header *header,
+                        char *message, size_t message_capacity);
+cic_status cic_jxl_read(cic_jxl_decoder *decoder, uint8_t *rgba,
+                        char *message, size_t message_capacity);
+void cic_jxl_close(cic_jxl_decoder *decoder);
 
 typedef struct cic_heif_decoder cic_heif_decoder;
 

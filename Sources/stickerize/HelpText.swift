@@ -8,8 +8,8 @@ enum HelpText {
             "",
             "Lifts the main subject out of each photo into a transparent PNG sticker, cropped to",
             "the subject, and extracts its dominant colours. PATH is an image file, a folder",
-            "(walked recursively for PNG, JPEG, WebP, TIFF, GIF, HEIC and AVIF files), or '-' to read",
-            "paths from standard input.",
+            "(walked recursively for PNG, JPEG, WebP, TIFF, GIF, JPEG XL, HEIC and AVIF files), or",
+            "'-' to read paths from standard input.",
             "",
             "options:",
         ]

@@ -1,3 +1,4 @@
+import CStandardErrorFilter
 import FoundationEssentials
 import Glibc
 import StickerKit
@@ -7,6 +8,7 @@ import StickerKit
 enum StickerizeCommand {
     static func main() async {
         AllocatorTuning.apply()
+        _ = csef_drop_library_traces()
         let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
         exit(code.rawValue)
     }

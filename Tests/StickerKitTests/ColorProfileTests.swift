@@ -186,17 +186,7 @@ import TestSupport
     /// and transfer code points then set to `codePoints` if given (heif-enc 1.15 writes 2,
     /// unspecified, whatever it is asked), decoded.
     private func heifEncoded(_ png: Data, _ arguments: [String], codePoints: (UInt8, UInt8)? = nil) throws -> RGBAImage {
-        let folder = TestFiles.temporaryFolder("heif")
-        let input = folder.appendingPathComponent("in.png"), output = folder.appendingPathComponent("out.heif")
-        try png.write(to: input)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
-        process.arguments = arguments + ["-L", "-o", output.path, input.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        var file = [UInt8](try Data(contentsOf: output))
+        var file = [UInt8](try ExternalEncoder.heif(png, options: arguments + ["-L"]))
         if let (primaries, transfer) = codePoints {
             // 'colr' 'nclx', then primaries, transfer and matrix as 16-bit code points.
             let box = try #require(Array(0..<(file.count - 12)).first { file[$0..<($0 + 8)].elementsEqual("colrnclx".utf8) })

@@ -13,17 +13,7 @@ import TestSupport
     /// `image` encoded by libheif's own `heif-enc` (Scripts/bootstrap installs it): HEIC,
     /// or AVIF (AV1 by libaom).
     private func heic(_ image: RGBAImage, avif: Bool = false) throws -> Data {
-        let folder = TestFiles.temporaryFolder("heif")
-        let png = folder.appendingPathComponent("in.png"), heic = folder.appendingPathComponent(avif ? "out.avif" : "out.heic")
-        try TestFiles.png(image).write(to: png)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
-        process.arguments = (avif ? ["-A"] : []) + ["-q", "95", "-o", heic.path, png.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        return try Data(contentsOf: heic)
+        try ExternalEncoder.heif(TestFiles.png(image), options: (avif ? ["-A"] : []) + ["-q", "95"])
     }
 
     @Test func heicDecodesCloseToItsSource() throws {

@@ -166,7 +166,7 @@ struct CountingProcessor: PhotoProcessing {
         #expect(summary.failedCount == 1 && summary.computedCount == 2)
         let failure = events.compactMap { if case .failed(let item) = $0 { item } else { nil } }.first
         #expect(failure?.source.hasSuffix("broken.jpg") == true)
-        #expect(failure?.error == "not a PNG, JPEG, WebP, TIFF, GIF, HEIC or AVIF image")
+        #expect(failure?.error == "not a PNG, JPEG, WebP, TIFF, GIF, JPEG XL, HEIC or AVIF image")
         #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("broken.png").path))
     }
 

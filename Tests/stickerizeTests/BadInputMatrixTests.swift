@@ -27,7 +27,7 @@ import TestSupport
     }
 
     /// Good inputs by file name (bytes, as some names are not UTF-8).
-    private static func goodFiles() -> [([UInt8], Data)] {
+    private static func goodFiles() throws -> [([UInt8], Data)] {
         [
             (Array("p000.jpg".utf8), TestFiles.jpeg(photo(1))),
             (Array("p001 with space.jpg".utf8), TestFiles.jpeg(photo(2))),
@@ -39,12 +39,14 @@ import TestSupport
             (Array("cmyk.jpg".utf8), TestFiles.jpeg(photo(8), color: CIC_JPEG_CMYK_ADOBE)),
             (Array("scan.tiff".utf8), TestTIFFWriter(photo(11)).encode()),
             (Array("moving.gif".utf8), TestGIFWriter(photo(13), frames: 2).encode()),
+            (Array("modern.jxl".utf8), try ExternalEncoder.jxl(TestFiles.png(photo(14)), options: ["-d", "1"])),
         ]
     }
 
     /// Bad inputs by file name, with what their error line must say.
-    private static func badFiles() -> [(String, Data, String)] {
+    private static func badFiles() throws -> [(String, Data, String)] {
         let jpeg = TestFiles.jpeg(photo(9)), png = TestFiles.png(photo(10))
+        let jxl = try ExternalEncoder.jxl(png, options: ["-d", "1"])
         var flippedHeader = png
         flippedHeader[18] ^= 0x40   // inside IHDR: its CRC no longer matches
         var badCRC = png
@@ -60,7 +62,7 @@ import TestSupport
             ("flipped-header.png", flippedHeader, "corrupt image"),
             ("bad-crc.png", badCRC, "corrupt image"),
             ("zero-bytes.jpg", Data(), "empty file"),
-            ("not-an-image.png", Data("PK\u{3}\u{4} a zip, not a picture\n".utf8), "not a PNG, JPEG, WebP, TIFF, GIF, HEIC or AVIF image"),
+            ("not-an-image.png", Data("PK\u{3}\u{4} a zip, not a picture\n".utf8), "not a PNG, JPEG, WebP, TIFF, GIF, JPEG XL, HEIC or AVIF image"),
             ("no-image-data.png", HostileFiles.pngWithoutImageData(from: png), "corrupt image"),
             ("bomb-header.png", HostileFiles.pngHeaderBomb(), "over the pixel budget"),
             ("bomb-data.png", HostileFiles.pngInflationBomb(width: 32, height: 32, inflatedBytes: 32 << 20), "goes on past"),
@@ -73,6 +75,7 @@ import TestSupport
             ("one-row.png", TestFiles.png(RGBAImage(width: 50, height: 1, pixels: (0..<50).flatMap { [UInt8($0 * 5), 9, 9, 255] })), "no subject found"),
             ("one-column.jpg", TestFiles.jpeg(RGBAImage(width: 1, height: 50, pixels: (0..<50).flatMap { [9, UInt8($0 * 5), 9, 255] })), "no subject found"),
             ("truncated.tif", TestTIFFWriter(photo(12)).encode().dropLast(40), "corrupt image"),
+            ("truncated.jxl", jxl.prefix(jxl.count / 2), "corrupt image: JPEG XL data is corrupt or truncated"),
             ("no-colours.gif", TestGIFWriter(screenWidth: 8, screenHeight: 8, palette: [], frames: [frame]).encode(),
              "corrupt image: GIF has no colour table"),
         ]
@@ -89,11 +92,11 @@ import TestSupport
 
     @Test func badInputsFailAloneAndGoodStickersAreByteIdentical() throws {
         let clean = TestFiles.temporaryFolder("matrix-good"), mixed = TestFiles.temporaryFolder("matrix-mixed")
-        for (name, data) in Self.goodFiles() {
+        for (name, data) in try Self.goodFiles() {
             try write(data, named: name, in: clean)
             try write(data, named: name, in: mixed)
         }
-        let bad = Self.badFiles()
+        let bad = try Self.badFiles()
         for (name, data, _) in bad { try write(data, named: Array(name.utf8), in: mixed) }
         // Never opened: a link to a device and a FIFO in the walked folder.
         try FileManager.default.createSymbolicLink(atPath: mixed.appendingPathComponent("zero.jpg").path,
@@ -118,7 +121,7 @@ import TestSupport
         #expect(lines.count == bad.count + 2, "\(lines)")
 
         let expected = try TestFiles.stickers(in: reference)
-        #expect(expected.count == Self.goodFiles().count)
+        #expect(expected.count == (try Self.goodFiles()).count)
         let got = try TestFiles.stickers(in: out)
         #expect(got == expected, "\(got.mapValues(\.count)) vs \(expected.mapValues(\.count))")
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))

@@ -1,6 +1,6 @@
 /// Why an image could not be decoded or encoded, with a message a person can act on.
 public enum CodecError: Error, Equatable, CustomStringConvertible {
-    /// The bytes are empty or not PNG, JPEG, WebP, TIFF, GIF, HEIC or AVIF.
+    /// The bytes are empty or not PNG, JPEG, WebP, TIFF, GIF, JPEG XL, HEIC or AVIF.
     case unrecognizedFormat
     /// The library rejected the data (truncated, bad CRC, broken Huffman table...).
     case corrupt(reason: String)
@@ -13,7 +13,7 @@ public enum CodecError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unrecognizedFormat:
-            return "not a PNG, JPEG, WebP, TIFF, GIF, HEIC or AVIF image"
+            return "not a PNG, JPEG, WebP, TIFF, GIF, JPEG XL, HEIC or AVIF image"
         case .corrupt(let reason):
             return "corrupt image: \(reason)"
         case .tooManyPixels(let width, let height, let limit):

@@ -9,6 +9,9 @@ public struct DecodeOptions: Sendable, Hashable {
     public var appliesOrientation: Bool
     /// The shared library HEIC/HEIF is decoded with, loaded on first use.
     public var heifLibrary = "libheif.so.1"
+    /// The shared library JPEG XL is decoded with, loaded on first use (the version whose
+    /// header the build used).
+    public var jxlLibrary = "libjxl.so.0.7"
 
     public static let defaultMaxPixels = 100_000_000
 

@@ -1,7 +1,7 @@
 import CImageCodecs
 import FoundationEssentials
 
-/// Decodes PNG, JPEG, WebP, TIFF, GIF and (with libheif installed) HEIC and AVIF bytes to
+/// Decodes PNG, JPEG, WebP, TIFF, GIF, JPEG XL and (with libheif installed) HEIC and AVIF bytes to
 /// upright RGBA8 through the C shims.
 ///
 ///     let decoded = try ImageDecoder.decode(data, options: DecodeOptions(minimumLongSide: 1024))
@@ -17,6 +17,7 @@ public enum ImageDecoder {
                 case .webp: return try decodeWebP(bytes, options: options)
                 case .tiff: return try decodeTIFF(bytes, options: options)
                 case .gif: return try decodeGIF(bytes, options: options)
+                case .jxl: return try decodeJXL(bytes, options: options)
                 case .heif: return try decodeHEIF(bytes, options: options)
                 }
             }
@@ -67,6 +68,14 @@ public enum ImageDecoder {
         let shim = Shim(open: { cic_gif_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), &$0, &$1, $2, $3) },
                         read: cic_gif_read, close: cic_gif_close)
         return decoded(try run(shim, options: options), format: .gif)
+    }
+
+    private static func decodeJXL(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        let shim = Shim(open: {
+            cic_jxl_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), options.appliesOrientation ? 1 : 0,
+                         options.jxlLibrary, &$0, &$1, $2, $3)
+        }, read: cic_jxl_read, close: cic_jxl_close)
+        return decoded(try run(shim, options: options), format: .jxl)
     }
 
     private static func decodeHEIF(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
