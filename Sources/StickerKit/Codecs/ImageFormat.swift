@@ -7,7 +7,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     case tiff
     /// GIF: the first frame (of an animation too).
     case gif
-    /// JPEG XL (a bare codestream or the ISO BMFF container): the first frame.
+    /// JPEG XL (a bare codestream or the ISO BMFF container): the first frame; decoded when
+    /// libjxl is installed.
     case jxl
     /// HEIC/HEIF, and AVIF (HEIF's container around AV1): decoded when libheif is installed.
     case heif
