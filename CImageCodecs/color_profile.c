@@ -207,6 +207,28 @@ int cic_convert_to_srgb(const uint8_t *icc, size_t icc_length, cic_color_model m
     return converted;
 }
 
+/// Converts from the colour space of `chromaticities` (the xy of red, green, blue and
+/// white; only white's for grey) under the tone curve `gamma` (a pure power; negative for
+/// sRGB's curve): a profile built from what a file states in numbers rather than ICC.
+static int convert_described(const double chromaticities[8], double gamma, cic_color_model model, uint8_t *rgba,
+                             size_t pixel_count) {
+    cmsContext context = cmsCreateContext(NULL, NULL);
+    if (context == NULL) return 0;
+    double srgb_curve[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
+    cmsToneCurve *curve = gamma < 0 ? cmsBuildParametricToneCurve(context, 4, srgb_curve) : cmsBuildGamma(context, gamma);
+    cmsCIExyY white = {chromaticities[6], chromaticities[7], 1};
+    cmsCIExyYTRIPLE colorants = {{chromaticities[0], chromaticities[1], 1}, {chromaticities[2], chromaticities[3], 1},
+                                 {chromaticities[4], chromaticities[5], 1}};
+    cmsToneCurve *curves[3] = {curve, curve, curve};
+    cmsHPROFILE source = curve == NULL ? NULL
+        : model == CIC_COLOR_MODEL_GREY ? cmsCreateGrayProfileTHR(context, &white, curve)
+        : cmsCreateRGBProfileTHR(context, &white, &colorants, curves);
+    int converted = convert_from(context, source, model, rgba, pixel_count);
+    if (curve != NULL) cmsFreeToneCurve(curve);
+    cmsDeleteContext(context);
+    return converted;
+}
+
 int cic_convert_nclx_to_srgb(int primaries, const float chromaticities[8], int transfer, uint8_t *rgba,
                              size_t pixel_count) {
     // H.273 table 3: sRGB's curve for 13; BT.709's (1, 6, 14, 15) and unspecified (2) read
@@ -220,19 +242,27 @@ int cic_convert_nclx_to_srgb(int primaries, const float chromaticities[8], int t
     default: return 0;
     }
     if (primaries == 2 || chromaticities == NULL || rgba == NULL) return 0;
-    cmsContext context = cmsCreateContext(NULL, NULL);
-    if (context == NULL) return 0;
-    double srgb_curve[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
-    cmsToneCurve *curve = gamma < 0 ? cmsBuildParametricToneCurve(context, 4, srgb_curve) : cmsBuildGamma(context, gamma);
-    cmsCIExyY white = {chromaticities[6], chromaticities[7], 1};
-    cmsCIExyYTRIPLE colorants = {{chromaticities[0], chromaticities[1], 1}, {chromaticities[2], chromaticities[3], 1},
-                                 {chromaticities[4], chromaticities[5], 1}};
-    cmsToneCurve *curves[3] = {curve, curve, curve};
-    cmsHPROFILE source = curve == NULL ? NULL : cmsCreateRGBProfileTHR(context, &white, &colorants, curves);
-    int converted = convert_from(context, source, CIC_COLOR_MODEL_RGB, rgba, pixel_count);
-    if (curve != NULL) cmsFreeToneCurve(curve);
-    cmsDeleteContext(context);
-    return converted;
+    double xy[8];
+    for (int i = 0; i < 8; i++) xy[i] = chromaticities[i];
+    return convert_described(xy, gamma, CIC_COLOR_MODEL_RGB, rgba, pixel_count);
+}
+
+/// sRGB's primaries and white (IEC 61966-2-1), as PNG's cHRM states them.
+static const double srgb_chromaticities[8] = {0.64, 0.33, 0.30, 0.60, 0.15, 0.06, 0.3127, 0.3290};
+
+int cic_convert_png_gamma_to_srgb(double file_gamma, const double chromaticities[8], cic_color_model model,
+                                  uint8_t *rgba, size_t pixel_count) {
+    if (!(file_gamma > 0.01 && file_gamma < 10) || rgba == NULL) return 0;
+    const double *xy = chromaticities != NULL ? chromaticities : srgb_chromaticities;
+    // gAMA 1/2.2 stands for sRGB's curve (what libpng and browsers take it for), and with
+    // sRGB's chromaticities or none the pixels are sRGB as they are.
+    int srgb_gamut = 1;
+    for (int i = 0; i < 8; i++) srgb_gamut &= fabs(xy[i] - srgb_chromaticities[i]) < 0.01;
+    if (fabs(file_gamma - 1 / 2.2) < 0.005) {
+        if (srgb_gamut) return 0;
+        return convert_described(xy, -1, model, rgba, pixel_count);
+    }
+    return convert_described(xy, 1 / file_gamma, model, rgba, pixel_count);
 }
 
 struct cic_cmyk_transform {

@@ -27,6 +27,13 @@ int cic_convert_to_srgb(const uint8_t *icc, size_t icc_length, cic_color_model m
 int cic_convert_nclx_to_srgb(int primaries, const float chromaticities[8], int transfer, uint8_t *rgba,
                              size_t pixel_count);
 
+/// The same for a PNG without an ICC profile or sRGB chunk that states its colours in
+/// numbers: gAMA's `file_gamma` (the exponent the samples were encoded with, 1/2.2 for
+/// most files) and cHRM's `chromaticities` (NULL without one: sRGB's). Left as they are
+/// (0) for gamma 1/2.2 with sRGB's chromaticities, which is sRGB.
+int cic_convert_png_gamma_to_srgb(double file_gamma, const double chromaticities[8], cic_color_model model,
+                                  uint8_t *rgba, size_t pixel_count);
+
 /// A conversion from CMYK under a file's CMYK ICC profile to sRGB (what a print-ready or
 /// stock JPEG embeds: its inks are only colours through that profile).
 typedef struct cic_cmyk_transform cic_cmyk_transform;

@@ -204,20 +204,34 @@ static cic_status read_pixels(cic_png_decoder *decoder, uint8_t *rgba, char *mes
     return CIC_OK;
 }
 
-cic_status cic_png_read(cic_png_decoder *decoder, uint8_t *rgba,
-                        char *message, size_t message_capacity) {
-    if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
-    cic_status status = read_pixels(decoder, rgba, message, message_capacity);
-    // The iCCP profile (libpng has read and inflated it with the header): an RGB one for a
-    // colour or palette image, a grey one for a grey image.
+/// The file's colours to sRGB, as PNG 1.2 section 10.5 orders its colour chunks: an iCCP
+/// profile (libpng has read and inflated it with the header: an RGB one for a colour or
+/// palette image, a grey one for a grey image); else nothing with an sRGB chunk; else gAMA
+/// (with cHRM's chromaticities when there are), which browsers apply too.
+static void convert_colours(cic_png_decoder *decoder, uint8_t *rgba) {
+    png_structp png = decoder->png;
+    png_infop info = decoder->info;
+    cic_color_model model = decoder->grey ? CIC_COLOR_MODEL_GREY : CIC_COLOR_MODEL_RGB;
+    size_t count = (size_t)decoder->width * decoder->height;
     png_charp name = NULL;
     int compression = 0;
     png_bytep profile = NULL;
     png_uint_32 profile_length = 0;
-    if (status == CIC_OK && png_get_iCCP(decoder->png, decoder->info, &name, &compression, &profile, &profile_length) != 0) {
-        cic_convert_to_srgb(profile, profile_length, decoder->grey ? CIC_COLOR_MODEL_GREY : CIC_COLOR_MODEL_RGB, rgba,
-                            (size_t)decoder->width * decoder->height);
+    if (png_get_iCCP(png, info, &name, &compression, &profile, &profile_length) != 0) {
+        cic_convert_to_srgb(profile, profile_length, model, rgba, count);
+        return;
     }
+    double gamma = 0, xy[8];
+    if (png_get_valid(png, info, PNG_INFO_sRGB) || !png_get_gAMA(png, info, &gamma)) return;
+    int chromaticities = png_get_cHRM(png, info, &xy[6], &xy[7], &xy[0], &xy[1], &xy[2], &xy[3], &xy[4], &xy[5]) != 0;
+    cic_convert_png_gamma_to_srgb(gamma, chromaticities ? xy : NULL, model, rgba, count);
+}
+
+cic_status cic_png_read(cic_png_decoder *decoder, uint8_t *rgba,
+                        char *message, size_t message_capacity) {
+    if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
+    cic_status status = read_pixels(decoder, rgba, message, message_capacity);
+    if (status == CIC_OK) convert_colours(decoder, rgba);
     return status;
 }
 

@@ -5,7 +5,7 @@
 // every EXIF orientation, one tagged with a Display P3 ICC profile, a CMYK one with a
 // CMYK profile, a grey one with a grey profile); PNGs from libpng
 // directly, one per colour type, bit depth and interlace method, palettes with and
-// without tRNS; WebP lossless, lossy with alpha and a two-frame animation; TIFFs from
+// without tRNS, two with gAMA and cHRM; WebP lossless, lossy with alpha and a two-frame animation; TIFFs from
 // libtiff (RGB in LZW and Deflate, RGBA with unassociated alpha, 16-bit grey, 16-bit
 // grey with alpha in strips and in tiles, a turned one, CMYK with a CMYK profile); GIFs
 // from giflib (still, interlaced with a transparent index, an animation); JPEG XL from
@@ -162,9 +162,10 @@ static int write_jpegs(const char *folder) {
     return failures;
 }
 
-/// One PNG of `color_type` at `bit_depth`, with samples derived from the test picture.
+/// One PNG of `color_type` at `bit_depth`, with samples derived from the test picture;
+/// with `with_gamma`, gAMA 1.0 and Display P3's cHRM instead of a profile.
 static int write_png(const char *folder, const char *name, int color_type, int bit_depth,
-                     int interlace, int with_trns) {
+                     int interlace, int with_trns, int with_gamma) {
     const uint32_t width = 13, height = 9;
     uint8_t *rgba = make_rgba(width, height);
     char path[4096];
@@ -182,6 +183,10 @@ static int write_png(const char *folder, const char *name, int color_type, int b
     png_init_io(png, file);
     png_set_IHDR(png, info, width, height, bit_depth, color_type, interlace,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (with_gamma) {
+        png_set_gAMA(png, info, 1.0);
+        png_set_cHRM(png, info, 0.3127, 0.3290, 0.680, 0.320, 0.265, 0.690, 0.150, 0.060);
+    }
     int levels = 1 << (bit_depth > 8 ? 8 : bit_depth);
     if (color_type == PNG_COLOR_TYPE_PALETTE) {
         png_color palette[256];
@@ -236,14 +241,16 @@ static int write_png(const char *folder, const char *name, int color_type, int b
 
 static int write_pngs(const char *folder) {
     int failures = 0;
-    failures += write_png(folder, "rgba8.png", PNG_COLOR_TYPE_RGBA, 8, PNG_INTERLACE_NONE, 0);
-    failures += write_png(folder, "rgba16-interlaced.png", PNG_COLOR_TYPE_RGBA, 16, PNG_INTERLACE_ADAM7, 0);
-    failures += write_png(folder, "rgb8-trns.png", PNG_COLOR_TYPE_RGB, 8, PNG_INTERLACE_NONE, 1);
-    failures += write_png(folder, "grey1.png", PNG_COLOR_TYPE_GRAY, 1, PNG_INTERLACE_NONE, 0);
-    failures += write_png(folder, "grey4-interlaced.png", PNG_COLOR_TYPE_GRAY, 4, PNG_INTERLACE_ADAM7, 1);
-    failures += write_png(folder, "grey-alpha16.png", PNG_COLOR_TYPE_GRAY_ALPHA, 16, PNG_INTERLACE_NONE, 0);
-    failures += write_png(folder, "palette2.png", PNG_COLOR_TYPE_PALETTE, 2, PNG_INTERLACE_NONE, 0);
-    failures += write_png(folder, "palette8-trns.png", PNG_COLOR_TYPE_PALETTE, 8, PNG_INTERLACE_ADAM7, 1);
+    failures += write_png(folder, "rgba8.png", PNG_COLOR_TYPE_RGBA, 8, PNG_INTERLACE_NONE, 0, 0);
+    failures += write_png(folder, "rgba16-interlaced.png", PNG_COLOR_TYPE_RGBA, 16, PNG_INTERLACE_ADAM7, 0, 0);
+    failures += write_png(folder, "rgb8-trns.png", PNG_COLOR_TYPE_RGB, 8, PNG_INTERLACE_NONE, 1, 0);
+    failures += write_png(folder, "grey1.png", PNG_COLOR_TYPE_GRAY, 1, PNG_INTERLACE_NONE, 0, 0);
+    failures += write_png(folder, "grey4-interlaced.png", PNG_COLOR_TYPE_GRAY, 4, PNG_INTERLACE_ADAM7, 1, 0);
+    failures += write_png(folder, "grey-alpha16.png", PNG_COLOR_TYPE_GRAY_ALPHA, 16, PNG_INTERLACE_NONE, 0, 0);
+    failures += write_png(folder, "palette2.png", PNG_COLOR_TYPE_PALETTE, 2, PNG_INTERLACE_NONE, 0, 0);
+    failures += write_png(folder, "palette8-trns.png", PNG_COLOR_TYPE_PALETTE, 8, PNG_INTERLACE_ADAM7, 1, 0);
+    failures += write_png(folder, "rgb8-gamma.png", PNG_COLOR_TYPE_RGB, 8, PNG_INTERLACE_NONE, 0, 1);
+    failures += write_png(folder, "grey8-gamma.png", PNG_COLOR_TYPE_GRAY, 8, PNG_INTERLACE_NONE, 0, 1);
     return failures;
 }
 

@@ -169,6 +169,45 @@ import TestSupport
         #expect(try ImageDecoder.decode(self.png(source, profile: ICCProfile.grey(gamma: 1))).image.pixels == source.pixels)
     }
 
+    /// A PNG with no profile that states its colours by PNG's own chunks: gAMA (the exponent
+    /// its samples were encoded with) and cHRM (its primaries), as browsers apply them. A
+    /// linear file's mid grey is sRGB's 188; gAMA 1/2.2 is sRGB's curve, so with sRGB's
+    /// primaries (or none) nothing changes, and with Display P3's the colours are P3's; an
+    /// sRGB chunk says the pixels are sRGB whatever gAMA says.
+    @Test func aPNGsGammaAndChromaticitiesAreApplied() throws {
+        let height = 8 * Self.greyLevels.count
+        func rgb(gamma: UInt32?, chromaticities: [UInt32]? = nil, srgb: Bool = false) throws -> [[Int]] {
+            var writer = TestPNGWriter(width: 8, height: height, colorType: .rgb, bitDepth: 8,
+                                       samples: greySamples.flatMap { [$0, $0, $0] })
+            writer.gamma = gamma
+            writer.chromaticities = chromaticities
+            writer.srgbIntent = srgb ? 0 : nil
+            return greyCentres(try ImageDecoder.decode(writer.encode()).image)
+        }
+        let levels = Self.greyLevels.map(Double.init)
+        for (value, exponent) in [(UInt32(100_000), 1.0), (55_556, 1.8)] {
+            let expected = Self.greyLevels.map { ICCProfile.greyToSRGB(Double($0), gamma: exponent) }
+            let found = try rgb(gamma: value)
+            #expect(matches(found, expected, tolerance: 1), "gAMA \(value): \(found) vs \(expected)")
+            var grey = TestPNGWriter(width: 8, height: height, colorType: .grey, bitDepth: 8, samples: greySamples)
+            grey.gamma = value
+            let fromGrey = greyCentres(try ImageDecoder.decode(grey.encode()).image)
+            #expect(matches(fromGrey, expected, tolerance: 1), "grey gAMA \(value): \(fromGrey) vs \(expected)")
+        }
+        let srgbPrimaries: [UInt32] = [31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000]
+        #expect(matches(try rgb(gamma: 45455), levels, tolerance: 0))
+        #expect(matches(try rgb(gamma: 45455, chromaticities: srgbPrimaries), levels, tolerance: 0))
+        #expect(matches(try rgb(gamma: 100_000, srgb: true), levels, tolerance: 0))
+
+        var p3 = TestPNGWriter(width: 64, height: 8 * Self.colors.count, colorType: .rgba, bitDepth: 8,
+                               samples: bands().pixels.map(Int.init))
+        p3.gamma = 45455
+        p3.chromaticities = [31270, 32900, 68000, 32000, 26500, 69000, 15000, 6000]
+        let expected = bandCentres(bands()).map(ICCProfile.displayP3ToSRGB)
+        let found = bandCentres(try ImageDecoder.decode(p3.encode()).image)
+        #expect(largestDifference(found, expected) <= 2, "\(found) vs \(expected)")
+    }
+
     /// A scanner's or photo editor's TIFF, tagged (ICCProfile, tag 34675) and with
     /// unassociated alpha, whose colours the profile moves and whose alpha it does not.
     @Test func aDisplayP3TIFFDecodesToSRGB() throws {

@@ -35,6 +35,12 @@ public struct TestPNGWriter {
     public var chunkSize: Int?
     /// An ICC profile to embed (iCCP), if any.
     public var iccProfile: [UInt8]?
+    /// gAMA: the exponent the samples were encoded with, times 100,000 (45455 is 1/2.2).
+    public var gamma: UInt32?
+    /// cHRM: white, red, green and blue as x, y pairs, each times 100,000.
+    public var chromaticities: [UInt32]?
+    /// sRGB: the rendering intent (0-3).
+    public var srgbIntent: UInt8?
 
     public init(width: Int, height: Int, colorType: ColorType, bitDepth: Int, samples: [Int],
                 palette: [(UInt8, UInt8, UInt8)] = [], transparency: [UInt8]? = nil, interlaced: Bool = false) {
@@ -58,6 +64,17 @@ public struct TestPNGWriter {
         if let iccProfile {
             // Its name, a NUL, compression method 0, then the zlib stream.
             data.appendChunk("iCCP", Data("test profile".utf8) + Data([0, 0]) + TestPNGWriter.zlibStored(iccProfile))
+        }
+        if let srgbIntent { data.appendChunk("sRGB", Data([srgbIntent])) }
+        if let gamma {
+            var payload = Data()
+            payload.appendBigEndian(gamma)
+            data.appendChunk("gAMA", payload)
+        }
+        if let chromaticities {
+            var payload = Data()
+            for value in chromaticities { payload.appendBigEndian(value) }
+            data.appendChunk("cHRM", payload)
         }
         if !palette.isEmpty {
             data.appendChunk("PLTE", Data(palette.flatMap { [$0.0, $0.1, $0.2] }))
