@@ -4,6 +4,7 @@ import Foundation
 /// installs them): libheif's `heif-enc` for HEIC and AVIF, libjxl's `cjxl` for JPEG XL.
 /// The picture is the test's own, written to a file first.
 public enum ExternalEncoder {
+    /// The encoder exited with a failure status.
     public enum EncoderError: Error { case failed(tool: String, status: Int32) }
 
     /// `input` (a PNG's or JPEG's bytes, named with `inputExtension`) encoded by `tool`,
