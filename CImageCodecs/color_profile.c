@@ -256,13 +256,11 @@ int cic_convert_png_gamma_to_srgb(double file_gamma, const double chromaticities
     const double *xy = chromaticities != NULL ? chromaticities : srgb_chromaticities;
     // gAMA 1/2.2 stands for sRGB's curve (what libpng and browsers take it for), and with
     // sRGB's chromaticities or none the pixels are sRGB as they are.
+    double gamma = fabs(file_gamma - 1 / 2.2) < 0.005 ? -1 : 1 / file_gamma;
     int srgb_gamut = 1;
     for (int i = 0; i < 8; i++) srgb_gamut &= fabs(xy[i] - srgb_chromaticities[i]) < 0.01;
-    if (fabs(file_gamma - 1 / 2.2) < 0.005) {
-        if (srgb_gamut) return 0;
-        return convert_described(xy, -1, model, rgba, pixel_count);
-    }
-    return convert_described(xy, 1 / file_gamma, model, rgba, pixel_count);
+    if (gamma < 0 && srgb_gamut) return 0;
+    return convert_described(xy, gamma, model, rgba, pixel_count);
 }
 
 struct cic_cmyk_transform {

@@ -26,7 +26,6 @@ struct cic_tiff_decoder {
     uint32_t orientation;      ///< applied on read; 1 when not asked to
     const uint8_t *icc;        ///< the ICC profile tag, owned by `tiff`; NULL when none
     uint32_t icc_length;
-    cic_color_model model;     ///< grey or colour, for the ICC profile
     cic_cmyk_transform *cmyk_profile;  ///< a CMYK file's profile, made a transform; its inks are read raw
     char error[CIC_MESSAGE_CAPACITY];  ///< libtiff's first error message
 };
@@ -237,8 +236,6 @@ cic_status cic_tiff_open(const uint8_t *data, size_t length, uint64_t max_pixels
         decoder->icc = icc;
         decoder->icc_length = icc_length;
     }
-    int grey = image->photometric == PHOTOMETRIC_MINISBLACK || image->photometric == PHOTOMETRIC_MINISWHITE;
-    decoder->model = grey ? CIC_COLOR_MODEL_GREY : CIC_COLOR_MODEL_RGB;
     // Plain CMYK with a CMYK profile: its inks through the profile (the JPEG shim's
     // conversion). CMYK with alpha, or with planes apart, is converted naively by libtiff.
     if (image->photometric == PHOTOMETRIC_SEPARATED && image->bitspersample == 8 && image->samplesperpixel == 4
@@ -299,7 +296,10 @@ cic_status cic_tiff_read(cic_tiff_decoder *decoder, uint8_t *rgba, char *message
     if (decoder->cmyk_profile != NULL) {
         cic_cmyk_transform_apply(decoder->cmyk_profile, rgba, count);
     } else if (decoder->icc != NULL) {
-        cic_convert_to_srgb(decoder->icc, decoder->icc_length, decoder->model, rgba, count);
+        uint16_t photometric = decoder->image.photometric;
+        int grey = photometric == PHOTOMETRIC_MINISBLACK || photometric == PHOTOMETRIC_MINISWHITE;
+        cic_convert_to_srgb(decoder->icc, decoder->icc_length, grey ? CIC_COLOR_MODEL_GREY : CIC_COLOR_MODEL_RGB, rgba,
+                            count);
     }
     return CIC_OK;
 }

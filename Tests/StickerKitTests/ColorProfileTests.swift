@@ -19,12 +19,18 @@ import TestSupport
         return RGBAImage(width: width, height: band * Self.colors.count, pixels: pixels)
     }
 
-    /// The pixel at the centre of each band.
-    private func bandCentres(_ image: RGBAImage, band: Int = 8) -> [SIMD3<Double>] {
-        Self.colors.indices.map { index in
+    /// The pixel at the centre of each of `count` horizontal bands `band` rows high: its
+    /// first `channels` samples.
+    private func centres(_ image: RGBAImage, count: Int, band: Int = 8, channels: Int = 3) -> [[Int]] {
+        (0..<count).map { index in
             let offset = ((index * band + band / 2) * image.width + image.width / 2) * 4
-            return SIMD3((0..<3).map { Double(image.pixels[offset + $0]) })
+            return (0..<channels).map { Int(image.pixels[offset + $0]) }
         }
+    }
+
+    /// The pixel at the centre of each band of `colors`.
+    private func bandCentres(_ image: RGBAImage, band: Int = 8) -> [SIMD3<Double>] {
+        centres(image, count: Self.colors.count, band: band).map { SIMD3($0.map(Double.init)) }
     }
 
     private func png(_ image: RGBAImage, profile: [UInt8]?) -> Data {
@@ -87,16 +93,13 @@ import TestSupport
             for _ in 0..<(32 * 8) { pixels += ink + [255] }
         }
         let image = RGBAImage(width: 32, height: 8 * inks.count, pixels: pixels)
-        func centres(_ image: RGBAImage) -> [[Int]] {
-            inks.indices.map { band in (0..<3).map { Int(image.pixels[((band * 8 + 4) * 32 + 16) * 4 + $0]) } }
-        }
         let managed = try ImageDecoder.decode(TestFiles.jpeg(image, quality: 100, color: CIC_JPEG_CMYK_ADOBE, iccProfile: profile))
         let published = [[0, 174, 239], [236, 0, 140], [255, 242, 0], [255, 255, 255]]
-        for (found, expected) in zip(centres(managed.image), published) {
+        for (found, expected) in zip(centres(managed.image, count: inks.count), published) {
             #expect(zip(found, expected).allSatisfy { abs($0 - $1) <= 4 }, "\(found) vs \(expected)")
         }
         let naive = try ImageDecoder.decode(TestFiles.jpeg(image, quality: 100, color: CIC_JPEG_CMYK_ADOBE))
-        #expect(centres(naive.image).elementsEqual(inks.map { $0.map(Int.init) }) { zip($0, $1).allSatisfy { abs($0 - $1) <= 2 } })
+        #expect(centres(naive.image, count: inks.count).elementsEqual(inks.map { $0.map(Int.init) }) { zip($0, $1).allSatisfy { abs($0 - $1) <= 2 } })
     }
 
     /// A print-ready CMYK TIFF (inks stored as they are, 0 = none) with the same press
@@ -106,16 +109,14 @@ import TestSupport
         var writer = TestTIFFWriter(width: 8, height: 8 * inks.count, photometric: .separated,
                                     samples: inks.flatMap { ink in Array([[Int]](repeating: ink, count: 64).joined()) })
         writer.iccProfile = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/ghostscript/default_cmyk.icc")))
-        func centres(_ image: RGBAImage) -> [[Int]] {
-            inks.indices.map { band in (0..<4).map { Int(image.pixels[((band * 8 + 4) * 8 + 4) * 4 + $0]) } }
-        }
         let published = [[0, 174, 239, 255], [236, 0, 140, 255], [255, 242, 0, 255], [255, 255, 255, 255]]
-        for (found, expected) in zip(centres(try ImageDecoder.decode(writer.encode()).image), published) {
+        for (found, expected) in zip(centres(try ImageDecoder.decode(writer.encode()).image, count: inks.count, channels: 4),
+                                     published) {
             #expect(zip(found, expected).allSatisfy { abs($0 - $1) <= 4 }, "\(found) vs \(expected)")
         }
         writer.iccProfile = nil
         let naive = [[0, 255, 255, 255], [255, 0, 255, 255], [255, 255, 0, 255], [255, 255, 255, 255]]
-        #expect(centres(try ImageDecoder.decode(writer.encode()).image) == naive)
+        #expect(centres(try ImageDecoder.decode(writer.encode()).image, count: inks.count, channels: 4) == naive)
     }
 
     /// Grey levels from black to white, for grey inputs.
@@ -125,9 +126,7 @@ import TestSupport
     private var greySamples: [Int] { Self.greyLevels.flatMap { [Int](repeating: $0, count: 64) } }
 
     /// The centre of each band of a decoded grey image, all three channels.
-    private func greyCentres(_ image: RGBAImage) -> [[Int]] {
-        Self.greyLevels.indices.map { band in (0..<3).map { Int(image.pixels[((band * 8 + 4) * 8 + 4) * 4 + $0]) } }
-    }
+    private func greyCentres(_ image: RGBAImage) -> [[Int]] { centres(image, count: Self.greyLevels.count) }
 
     /// Whether every band centre is grey and within `tolerance` of `levels`.
     private func matches(_ centres: [[Int]], _ levels: [Double], tolerance: Double) -> Bool {

@@ -21,8 +21,7 @@ import TestSupport
         let decoded = try ImageDecoder.decode(try heic(source))
         #expect(decoded.format == .heif)
         #expect(decoded.image.width == 96 && decoded.image.height == 64)
-        let error = zip(decoded.image.pixels, source.pixels).map { abs(Double($0) - Double($1)) }.reduce(0, +)
-            / Double(source.pixels.count)
+        let error = TestFiles.meanDifference(decoded.image, source)
         #expect(error < 4, "mean error \(error)")
     }
 
@@ -32,8 +31,7 @@ import TestSupport
         #expect(ImageFormat(sniffing: avif) == .heif)
         let decoded = try ImageDecoder.decode(avif)
         #expect(decoded.image.width == 96 && decoded.image.height == 64)
-        let error = zip(decoded.image.pixels, source.pixels).map { abs(Double($0) - Double($1)) }.reduce(0, +)
-            / Double(source.pixels.count)
+        let error = TestFiles.meanDifference(decoded.image, source)
         #expect(error < 4, "mean error \(error)")
     }
 

@@ -20,10 +20,6 @@ import TestSupport
         return image
     }
 
-    private func meanError(_ a: RGBAImage, _ b: RGBAImage) -> Double {
-        zip(a.pixels, b.pixels).map { abs(Double($0) - Double($1)) }.reduce(0, +) / Double(a.pixels.count)
-    }
-
     @Test func losslessDecodesExactlyWithItsAlpha() throws {
         let source = photo(alpha: true)
         let file = try ExternalEncoder.jxl(TestFiles.png(source), options: ["-d", "0"])
@@ -39,7 +35,8 @@ import TestSupport
             let file = try ExternalEncoder.jxl(TestFiles.png(source), options: options)
             #expect(ImageFormat(sniffing: file) == .jxl)
             let decoded = try ImageDecoder.decode(file)
-            #expect(meanError(decoded.image, source) < 3, "\(options): mean error \(meanError(decoded.image, source))")
+            let error = TestFiles.meanDifference(decoded.image, source)
+            #expect(error < 3, "\(options): mean error \(error)")
         }
     }
 
@@ -80,7 +77,8 @@ import TestSupport
         let fromJPEG = try ImageDecoder.decode(jpeg).image
         #expect(decoded.image.width == 96 && decoded.image.height == 64)
         #expect(decoded.sourceWidth == 96 && decoded.sourceHeight == 64 && decoded.scale == 1)
-        #expect(meanError(decoded.image, fromJPEG) < 2, "mean error \(meanError(decoded.image, fromJPEG))")
+        let error = TestFiles.meanDifference(decoded.image, fromJPEG)
+        #expect(error < 2, "mean error \(error)")
         let stored = try ImageDecoder.decode(file, options: DecodeOptions(appliesOrientation: false)).image
         #expect(stored.width == 64 && stored.height == 96)
     }

@@ -72,6 +72,11 @@ public enum TestFiles {
     }
 
     /// Intersection over union of two alpha masks thresholded at 0.5.
+    /// The mean absolute difference of two images' samples (alpha included), in levels.
+    public static func meanDifference(_ a: RGBAImage, _ b: RGBAImage) -> Double {
+        zip(a.pixels, b.pixels).map { abs(Double($0) - Double($1)) }.reduce(0, +) / Double(a.pixels.count)
+    }
+
     public static func iou(_ a: [Float], _ b: [Float]) -> Double {
         var intersection = 0, union = 0
         for i in a.indices {
