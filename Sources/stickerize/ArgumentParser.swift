@@ -78,8 +78,12 @@ enum ArgumentParser {
         if options.prunes && options.listsOnly {
             throw UsageError("--prune removes files and --list writes nothing: give one of them")
         }
-        if let size = options.maxSize, size <= 2 * options.margin {
-            throw UsageError("--max-size \(size) leaves no room inside a --margin of \(options.margin)")
+        if let margin = options.margin, !options.cropsToSubject {
+            throw UsageError("--margin \(margin) has no effect with --no-crop, which keeps the whole photo")
+        }
+        let margin = options.processingOptions.sticker.margin
+        if let size = options.maxSize, options.cropsToSubject, size <= 2 * margin {
+            throw UsageError("--max-size \(size) leaves no room inside a --margin of \(margin)")
         }
     }
 }

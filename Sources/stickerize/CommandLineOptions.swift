@@ -10,7 +10,9 @@ struct CommandLineOptions: Equatable {
     var nulSeparated = false
     var jobs = ProcessInfo.processInfo.activeProcessorCount
     var maxSize: Int? = 1024
-    var margin = 8
+    /// nil: not given, the library's default (8).
+    var margin: Int?
+    var cropsToSubject = true
     var colors = 5
     var maxPixels = DecodeOptions.defaultMaxPixels
     var cacheDirectory: String?
@@ -30,8 +32,9 @@ struct CommandLineOptions: Equatable {
     var showsVersion = false
 
     var processingOptions: ProcessingOptions {
-        ProcessingOptions(sticker: StickerOptions(maxSize: maxSize, margin: margin), colorCount: colors,
-                          maxPixels: maxPixels)
+        ProcessingOptions(sticker: StickerOptions(maxSize: maxSize, margin: margin ?? StickerOptions().margin,
+                                                  cropsToSubject: cropsToSubject),
+                          colorCount: colors, maxPixels: maxPixels)
     }
 
     var rendition: StickerRendition {

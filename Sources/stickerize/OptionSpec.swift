@@ -41,6 +41,8 @@ struct OptionSpec: Sendable {
                    applyValue: { options, value throws(UsageError) in
                        options.margin = try integer(value, for: "--margin", in: 0...1000)
                    }),
+        OptionSpec(long: "no-crop", help: "keep the whole photo, background transparent, instead of cropping to the subject",
+                   applyFlag: { $0.cropsToSubject = false }),
         OptionSpec(long: "colors", valueName: "N", help: "palette size (default: 5)",
                    applyValue: { options, value throws(UsageError) in
                        options.colors = try integer(value, for: "--colors", in: 1...32)

@@ -125,6 +125,14 @@ struct CountingProcessor: PhotoProcessing {
         #expect(max(try ImageDecoder.decode(data).image.width, try ImageDecoder.decode(data).image.height) <= 64)
     }
 
+    /// `--no-crop` is part of the key; the default names no crop option, so results made
+    /// before the option existed are still hits.
+    @Test func keepingTheFrameIsPartOfTheFingerprint() {
+        let cropped = ProcessingOptions(), framed = ProcessingOptions(sticker: StickerOptions(cropsToSubject: false))
+        #expect(!cropped.fingerprint.contains("crop"))
+        #expect(framed.fingerprint == cropped.fingerprint + ";crop=none")
+    }
+
     /// Ways a cache entry can be damaged on disk: a flipped byte, cut short, emptied.
     enum EntryDamage: CaseIterable, Sendable {
         case flippedByte, truncated, emptied

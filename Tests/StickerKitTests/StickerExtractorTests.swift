@@ -285,6 +285,57 @@ import TestSupport
         }
     }
 
+    /// `--no-crop`: the sticker is the whole photo, the subject opaque where its mask is
+    /// and the background transparent, scaled as a whole to `maxSize`.
+    @Test func withoutCroppingTheStickerKeepsTheWholeFrame() throws {
+        let scene = Scene(width: 240, height: 180, background: .plain([235, 232, 225]),
+                          shapes: [(.disc(x: 150, y: 95, radius: 40), [200, 50, 40])])
+        let (sticker, mask, iou) = try extract(scene, options: StickerOptions(cropsToSubject: false))
+        #expect(iou > 0.95)
+        #expect(sticker.crop == PixelRect(x: 0, y: 0, width: 240, height: 180) && sticker.scale == 1)
+        #expect(sticker.image.width == 240 && sticker.image.height == 180)
+        // More than 8 pixels from the outline, alpha is the mask's exactly: the whole
+        // background is transparent, the subject opaque.
+        let alpha = TestFiles.fullFrameAlpha(sticker, width: 240, height: 180)
+        let disc = Scene.Shape.disc(x: 150, y: 95, radius: 40)
+        for y in 0..<180 {
+            for x in 0..<240 {
+                let inside = disc.coverage(Double(x) + 0.5, Double(y) + 0.5)
+                guard disc.coverage(Double(x) + 0.5, Double(y) + 0.5, softness: 16) == inside else { continue }
+                #expect(alpha[y * 240 + x] == mask[y * 240 + x], "pixel (\(x), \(y))")
+            }
+        }
+
+        let (scaled, _, scaledIoU) = try extract(scene, options: StickerOptions(maxSize: 120, cropsToSubject: false))
+        #expect(scaled.image.width == 120 && scaled.image.height == 90 && scaled.scale == 0.5)
+        #expect(scaled.crop == PixelRect(x: 0, y: 0, width: 240, height: 180))
+        #expect(scaledIoU > 0.9)
+    }
+
+    @Test func withoutCroppingOwnAlphaIsKeptInTheWholeFrame() throws {
+        var pixels = [UInt8](repeating: 0, count: 64 * 48 * 4)
+        for y in 10..<30 {
+            for x in 20..<50 {
+                let i = (y * 64 + x) * 4
+                pixels[i] = 200; pixels[i + 1] = 100; pixels[i + 2] = 50; pixels[i + 3] = UInt8((x * 9) % 256)
+            }
+        }
+        let image = RGBAImage(width: 64, height: 48, pixels: pixels)
+        let sticker = try StickerExtractor(options: StickerOptions(cropsToSubject: false))
+            .extract(from: ImageDecoder.decode(TestFiles.png(image)))
+        #expect(sticker.crop == PixelRect(x: 0, y: 0, width: 64, height: 48))
+        #expect(stride(from: 3, to: pixels.count, by: 4).allSatisfy { sticker.image.pixels[$0] == pixels[$0] })
+        #expect(throws: StickerError.noSubjectFound) {
+            try StickerExtractor(options: StickerOptions(cropsToSubject: false))
+                .extract(from: ImageDecoder.decode(TestFiles.png(RGBAImage(width: 32, height: 32))))
+        }
+    }
+
+    @Test func withoutCroppingAFlatPhotoStillHasNoSubject() throws {
+        let scene = Scene(width: 160, height: 120, background: .plain([128, 140, 150]), shapes: [])
+        #expect(throws: StickerError.noSubjectFound) { try extract(scene, options: StickerOptions(cropsToSubject: false)) }
+    }
+
     @Test func segmentationTimeIsPartOfTheStickerStage() async throws {
         let scene = Scene(width: 240, height: 180, background: .plain([235, 232, 225]),
                           shapes: [(.disc(x: 120, y: 95, radius: 50), [200, 50, 40])])

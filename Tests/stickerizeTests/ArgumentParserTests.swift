@@ -7,7 +7,8 @@ import Testing
         let options = try ArgumentParser.parse(["photos"])
         #expect(options.inputs == ["photos"])
         #expect(options.outputDirectory == "stickers")
-        #expect(options.maxSize == 1024 && options.margin == 8 && options.colors == 5)
+        #expect(options.maxSize == 1024 && options.margin == nil && options.colors == 5)
+        #expect(options.processingOptions.sticker.margin == 8 && options.processingOptions.sticker.cropsToSubject)
         #expect(options.usesCache && !options.json && !options.quiet)
         #expect(options.cacheLimit == 5 << 30)
     }
@@ -23,6 +24,9 @@ import Testing
         #expect(options.inputs == ["-", "-weird-name.jpg"])
         #expect(try ArgumentParser.parse(["-j2", "x"]).jobs == 2)
         #expect(try ArgumentParser.parse(["--no-cache", "x"]).usesCache == false)
+        #expect(try ArgumentParser.parse(["--no-crop", "x"]).processingOptions.sticker.cropsToSubject == false)
+        #expect(try ArgumentParser.parse(["--no-crop", "--max-size", "16", "x"]).maxSize == 16,
+                "no margin to leave room for")
         #expect(try ArgumentParser.parse(["--cache-limit", "500M", "x"]).cacheLimit == 500 << 20)
         #expect(try ArgumentParser.parse(["--cache-limit=2g", "x"]).cacheLimit == 2 << 30)
         #expect(try ArgumentParser.parse(["--cache-limit", "4096", "x"]).cacheLimit == 4096)
@@ -42,6 +46,9 @@ import Testing
         (["-", "-"], "'-' (read paths from standard input) can be given only once"),
         (["--null", "x"], "'--null' applies to the path list read with '-'"),
         (["--max-size", "20", "--margin", "10", "x"], "--max-size 20 leaves no room inside a --margin of 10"),
+        (["--max-size", "16", "x"], "--max-size 16 leaves no room inside a --margin of 8"),
+        (["--no-crop", "--margin", "4", "x"], "--margin 4 has no effect with --no-crop, which keeps the whole photo"),
+        (["--margin", "0", "--no-crop", "x"], "--margin 0 has no effect with --no-crop, which keeps the whole photo"),
         (["--shard", "0/3", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '0/3'"),
         (["--shard", "4/3", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '4/3'"),
         (["--shard", "2", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '2'"),

@@ -117,6 +117,37 @@ import TestSupport
         #expect(mask.image.pixels[0] == 0, "outside the subject is transparent")
     }
 
+    /// `--no-crop`: each sticker is the whole photo, its alpha the full-frame mask; it is
+    /// cached apart from the cropped sticker of the same photo.
+    @Test func noCropKeepsThePhotosFrame() throws {
+        let photos = Self.photos(2)
+        let out = TestFiles.temporaryFolder("cli-out"), masks = TestFiles.temporaryFolder("cli-masks")
+        let cache = TestFiles.temporaryFolder("cli-cache")
+        let framed = try runner.run([photos.path, "--out", out.path, "--mask", masks.path, "--cache", cache.path,
+                                     "--no-crop", "--json"])
+        #expect(framed.status == 0, "\(framed.standardError)")
+        let items = try jsonLines(framed.standardOutput)
+        #expect(items.count == 2 && items.allSatisfy { $0["status"] as? String == "ok" })
+        for item in items {
+            #expect(item["crop"] as? [String: Int] == ["x": 0, "y": 0, "width": 160, "height": 120])
+            #expect(item["width"] as? Int == 160 && item["height"] as? Int == 120 && item["scale"] as? Double == 1)
+            let name = try #require(item["output"] as? String)
+            let sticker = try ImageDecoder.decode(Data(contentsOf: out.appendingPathComponent(name))).image
+            let mask = try ImageDecoder.decode(Data(contentsOf: masks.appendingPathComponent(name))).image
+            #expect(sticker.width == 160 && sticker.height == 120)
+            #expect((0..<sticker.pixelCount).allSatisfy { sticker.pixels[$0 * 4 + 3] == mask.pixels[$0 * 4] },
+                    "the sticker's alpha is the full-frame mask")
+            #expect(sticker.pixels[3] == 0 && sticker.pixels[(60 * 160 + 80) * 4 + 3] == 255)
+        }
+
+        let cropped = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--json"])
+        #expect(try jsonLines(cropped.standardOutput).allSatisfy {
+            $0["status"] as? String == "ok" && ($0["width"] as? Int ?? 160) < 160
+        }, "a cropped sticker is not served from the whole-frame one's entry")
+        let again = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--no-crop", "--json"])
+        #expect(try jsonLines(again.standardOutput).allSatisfy { $0["status"] as? String == "cached" && $0["width"] as? Int == 160 })
+    }
+
     @Test func pathListOnStandardInput() throws {
         let photos = Self.photos(3)
         let out = TestFiles.temporaryFolder("cli-out")

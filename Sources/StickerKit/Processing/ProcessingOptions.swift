@@ -22,10 +22,13 @@ public struct ProcessingOptions: Sendable, Hashable, Codable {
     }
 
     /// A stable text naming the algorithm version and every output-changing option; part
-    /// of every cache key, so changing an option never serves a stale sticker.
+    /// of every cache key, so changing an option never serves a stale sticker. An option
+    /// added later is named only when it is not its default, so the keys of results made
+    /// before it existed stay valid.
     public var fingerprint: String {
         let maxSize = sticker.maxSize.map(String.init) ?? "original"
         return "v\(ProcessingOptions.algorithmVersion);max-size=\(maxSize);margin=\(sticker.margin);"
             + "working=\(sticker.workingSize);refinement=\(sticker.refinementSize);colors=\(colorCount)"
+            + (sticker.cropsToSubject ? "" : ";crop=none")
     }
 }

@@ -1,5 +1,6 @@
 /// Where a sticker is cut from the decoded photo and how large it comes out: the subject's
-/// box grown by the margin (clipped to the photo), scaled so the long side fits `maxSize`.
+/// box grown by the margin (clipped to the photo), or the whole photo when the sticker
+/// keeps its frame, scaled so the long side fits `maxSize`.
 struct CropLayout: Sendable {
     /// The crop in decoded pixels.
     let crop: PixelRect
@@ -8,8 +9,16 @@ struct CropLayout: Sendable {
     let outputWidth: Int
     let outputHeight: Int
 
+    /// The subject's box (decoded pixels, maximum exclusive) grown by `options.margin`, or
+    /// the whole photo when `options.cropsToSubject` is false.
     init(subject: (minX: Double, minY: Double, maxX: Double, maxY: Double),
          imageWidth: Int, imageHeight: Int, options: StickerOptions) {
+        guard options.cropsToSubject else {
+            let longSide = Double(max(imageWidth, imageHeight))
+            let scale = options.maxSize.map { min(1, Double($0) / longSide) } ?? 1
+            self.init(crop: PixelRect(x: 0, y: 0, width: imageWidth, height: imageHeight), scale: scale)
+            return
+        }
         let longSide = max(subject.maxX - subject.minX, subject.maxY - subject.minY)
         var scale = 1.0
         if let maxSize = options.maxSize {
@@ -21,7 +30,13 @@ struct CropLayout: Sendable {
         let minY = max(0, Int((subject.minY - margin).rounded(.down)))
         let maxX = min(imageWidth, Int((subject.maxX + margin).rounded(.up)))
         let maxY = min(imageHeight, Int((subject.maxY + margin).rounded(.up)))
-        crop = PixelRect(x: minX, y: minY, width: max(1, maxX - minX), height: max(1, maxY - minY))
+        self.init(crop: PixelRect(x: minX, y: minY, width: max(1, maxX - minX), height: max(1, maxY - minY)),
+                  scale: scale)
+    }
+
+    /// `crop` at `scale`, rounded to whole output pixels (`scale` then the exact ratio).
+    private init(crop: PixelRect, scale: Double) {
+        self.crop = crop
         outputWidth = max(1, Int((Double(crop.width) * scale).rounded()))
         outputHeight = max(1, Int((Double(crop.height) * scale).rounded()))
         self.scale = Double(outputWidth) / Double(crop.width)

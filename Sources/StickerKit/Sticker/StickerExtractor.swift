@@ -4,7 +4,9 @@
 /// `SubjectSegmenter` finds the subject at working size and refines its outline at the
 /// (larger) refinement size; `SoftAlphaComposer` scales the mask to the output size,
 /// refines it against the photo (guided filter, then edge matting with decontaminated
-/// colours) and the result is cropped to the subject plus a margin.
+/// colours) and the result is cropped to the subject plus a margin, or keeps the photo's
+/// whole frame (`StickerOptions.cropsToSubject`). Either way a photo in which no subject
+/// is found is an error, not an empty sticker.
 ///
 ///     let sticker = try StickerExtractor().extract(from: decoded)
 public struct StickerExtractor: Sendable {
@@ -27,7 +29,8 @@ public struct StickerExtractor: Sendable {
         return try segmentAndCut(decoded, working: working)
     }
 
-    /// The photo's own alpha, cropped; nil when its alpha is (almost) entirely opaque.
+    /// The photo's own alpha, cropped as the options say; nil when its alpha is (almost)
+    /// entirely opaque.
     private func passThroughAlpha(_ decoded: DecodedImage) throws -> Sticker? {
         let image = decoded.image
         var transparent = 0
