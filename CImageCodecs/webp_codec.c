@@ -7,6 +7,7 @@
 #include "shim_message.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <webp/decode.h>
 #include <webp/demux.h>
 #include <webp/encode.h>
@@ -99,7 +100,29 @@ cic_status cic_webp_read(cic_webp_decoder *decoder, uint8_t *rgba, char *message
 
 void cic_webp_close(cic_webp_decoder *decoder) { free(decoder); }
 
-cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality,
+// Collects libwebp's output into a growing malloc'd buffer (`cic_free` frees it, as every
+// shim's output).
+typedef struct {
+    uint8_t *bytes;
+    size_t length;
+    size_t capacity;
+} webp_output;
+
+static int webp_collect(const uint8_t *data, size_t size, const WebPPicture *picture) {
+    webp_output *output = picture->custom_ptr;
+    if (output->length + size > output->capacity) {
+        size_t capacity = output->capacity * 2 > output->length + size ? output->capacity * 2 : output->length + size;
+        uint8_t *grown = realloc(output->bytes, capacity);
+        if (grown == NULL) return 0;
+        output->bytes = grown;
+        output->capacity = capacity;
+    }
+    memcpy(output->bytes + output->length, data, size);
+    output->length += size;
+    return 1;
+}
+
+cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int method,
                            uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
     *out = NULL;
     *out_length = 0;
@@ -107,23 +130,30 @@ cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
         cic_set_message(message, message_capacity, "cannot encode a %ux%u image as WebP", width, height);
         return CIC_ERR_ARGUMENT;
     }
-    uint8_t *encoded = NULL;
-    size_t length = quality < 0
-        ? WebPEncodeLosslessRGBA(rgba, (int)width, (int)height, (int)width * 4, &encoded)
-        : WebPEncodeRGBA(rgba, (int)width, (int)height, (int)width * 4, (float)quality, &encoded);
-    if (length == 0 || encoded == NULL) {
-        WebPFree(encoded);
+    // As libwebp's simple API (WebPEncodeRGBA, WebPEncodeLosslessRGBA, whose lossless
+    // effort is 70), with the method chosen.
+    WebPConfig config;
+    WebPPicture picture;
+    if (!WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, quality < 0 ? 70 : (float)quality) || !WebPPictureInit(&picture)) {
+        cic_set_message(message, message_capacity, "libwebp does not match the headers it was built with");
+        return CIC_ERR_UNSUPPORTED;
+    }
+    config.lossless = quality < 0;
+    config.method = method < 0 ? 0 : method > 6 ? 6 : method;
+    picture.use_argb = quality < 0;
+    picture.width = (int)width;
+    picture.height = (int)height;
+    webp_output output = {NULL, 0, 0};
+    picture.writer = webp_collect;
+    picture.custom_ptr = &output;
+    int encoded = WebPPictureImportRGBA(&picture, rgba, (int)width * 4) && WebPEncode(&config, &picture);
+    WebPPictureFree(&picture);
+    if (!encoded || output.length == 0) {
+        free(output.bytes);
         cic_set_message(message, message_capacity, "WebP encoding failed");
         return CIC_ERR_OUT_OF_MEMORY;
     }
-    // Hand back a malloc'd copy, so that `cic_free` frees every shim's output.
-    *out = malloc(length);
-    if (*out == NULL) {
-        WebPFree(encoded);
-        return CIC_ERR_OUT_OF_MEMORY;
-    }
-    memcpy(*out, encoded, length);
-    *out_length = length;
-    WebPFree(encoded);
+    *out = output.bytes;
+    *out_length = output.length;
     return CIC_OK;
 }

@@ -167,8 +167,9 @@ cic_status cic_heif_read(cic_heif_decoder *decoder, uint8_t *rgba,
 void cic_heif_close(cic_heif_decoder *decoder);
 
 /// Encodes RGBA8 as WebP: lossless when `quality` < 0, else lossy at quality 0-100 (alpha
-/// kept). `*out` is malloc'd; free it with `cic_free`.
-cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality,
+/// kept), with libwebp's `method` 0-6 (0 fastest, 6 smallest; its simple API uses 4).
+/// `*out` is malloc'd; free it with `cic_free`.
+cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int method,
                            uint8_t **out, size_t *out_length,
                            char *message, size_t message_capacity);
 

@@ -78,6 +78,9 @@ enum ArgumentParser {
         if options.prunes && options.listsOnly {
             throw UsageError("--prune removes files and --list writes nothing: give one of them")
         }
+        if let format = options.format, let preset = options.preset {
+            throw UsageError("--format \(format) cannot be used with --preset \(preset), which sets its own format")
+        }
         if let margin = options.margin, !options.cropsToSubject {
             throw UsageError("--margin \(margin) has no effect with --no-crop, which keeps the whole photo")
         }

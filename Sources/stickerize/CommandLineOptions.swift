@@ -21,6 +21,8 @@ struct CommandLineOptions: Equatable {
     var shard: Shard?
     var listsOnly = false
     var prunes = false
+    /// nil: not given (PNG, or the preset's format).
+    var format: StickerFileFormat?
     var preset: StickerPreset?
     var style = StickerStyle()
     var writesCard = false
@@ -38,7 +40,8 @@ struct CommandLineOptions: Equatable {
     }
 
     var rendition: StickerRendition {
-        StickerRendition(style: style, preset: preset, writesCard: writesCard, writesTrayIcon: (shard?.index ?? 1) == 1)
+        StickerRendition(style: style, format: format ?? .png, preset: preset, writesCard: writesCard,
+                         writesTrayIcon: (shard?.index ?? 1) == 1)
     }
 
     /// `--cache DIR`, else `$XDG_CACHE_HOME/stickerize`, else `~/.cache/stickerize`.

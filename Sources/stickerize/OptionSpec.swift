@@ -63,6 +63,13 @@ struct OptionSpec: Sendable {
                        options.cacheLimit = try size(value, for: "--cache-limit")
                    }),
         OptionSpec(long: "no-cache", help: "neither read nor write the disk cache", applyFlag: { $0.usesCache = false }),
+        OptionSpec(long: "format", valueName: "FORMAT", help: "sticker files as png, webp (lossless) or webp:Q (lossy, quality Q) (default: png)",
+                   applyValue: { options, value throws(UsageError) in
+                       guard let format = StickerFileFormat(value) else {
+                           throw UsageError("--format is one of \(StickerFileFormat.names), not '\(value)'")
+                       }
+                       options.format = format
+                   }),
         OptionSpec(long: "preset", valueName: "NAME",
                    help: "fit a platform: telegram, whatsapp (WebP), signal, imessage[:300|408|618], discord",
                    applyValue: { options, value throws(UsageError) in

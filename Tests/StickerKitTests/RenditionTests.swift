@@ -131,6 +131,49 @@ import TestSupport
         }
     }
 
+    /// `--format webp`: lossless has the PNG sticker's pixels (colour wherever alpha is not
+    /// 0); lossy keeps alpha exactly and colour within a few levels, in far fewer bytes.
+    @Test func webPFormatKeepsTheStickersPixels() async throws {
+        let scene = Scene(width: 320, height: 240, background: .gradient([230, 226, 220], [190, 186, 180]),
+                          shapes: [(.disc(x: 160, y: 120, radius: 70), [200, 40, 40]),
+                                   (.disc(x: 150, y: 110, radius: 25), [250, 210, 60])])
+        let result = CachedResult(try await PhotoProcessor().process(TestFiles.png(scene.render().image)))
+        let png = try ImageDecoder.decode(result.png).image
+        let lossless = try StickerRendition(format: .webp(quality: nil)).render(result)
+        let lossy = try StickerRendition(format: .webp(quality: 90)).render(result)
+        #expect(StickerRendition(format: .webp(quality: 90)).fileExtension == "webp")
+        for (files, exact) in [(lossless, true), (lossy, false)] {
+            let decoded = try ImageDecoder.decode(files.sticker)
+            #expect(decoded.format == .webp && files.width == png.width && files.height == png.height)
+            var alphaMismatches = 0, colorError = 0, opaque = 0
+            for i in 0..<png.pixelCount {
+                if decoded.image.pixels[i * 4 + 3] != png.pixels[i * 4 + 3] { alphaMismatches += 1 }
+                guard png.pixels[i * 4 + 3] > (exact ? 0 : 254) else { continue }
+                opaque += 1
+                for channel in 0..<3 { colorError += abs(Int(decoded.image.pixels[i * 4 + channel]) - Int(png.pixels[i * 4 + channel])) }
+            }
+            #expect(alphaMismatches == 0)
+            #expect(opaque > 10_000)
+            if exact {
+                #expect(colorError == 0)
+            } else {
+                #expect(Double(colorError) / Double(3 * opaque) < 2, "mean colour error \(Double(colorError) / Double(3 * opaque))")
+            }
+        }
+        #expect(lossy.sticker.count * 3 < lossless.sticker.count)
+    }
+
+    @Test(arguments: [("png", StickerFileFormat.png), ("webp", .webp(quality: nil)), ("webp:1", .webp(quality: 1)),
+                      ("webp:100", .webp(quality: 100))])
+    func fileFormatsParse(text: String, format: StickerFileFormat) {
+        #expect(StickerFileFormat(text) == format && format.description == text)
+    }
+
+    @Test(arguments: ["PNG", "webp:", "webp:0", "webp:101", "webp:9x", "jpeg", ""])
+    func unknownFileFormatsAreRefused(text: String) {
+        #expect(StickerFileFormat(text) == nil)
+    }
+
     /// An animated WebP (an animated sticker, say) gives its first frame, as an APNG or an
     /// animated GIF does.
     @Test func anAnimatedWebPGivesItsFirstFrame() throws {

@@ -25,6 +25,8 @@ import Testing
         #expect(try ArgumentParser.parse(["-j2", "x"]).jobs == 2)
         #expect(try ArgumentParser.parse(["--no-cache", "x"]).usesCache == false)
         #expect(try ArgumentParser.parse(["--no-crop", "x"]).processingOptions.sticker.cropsToSubject == false)
+        #expect(try ArgumentParser.parse(["--format", "webp:85", "x"]).rendition.format == .webp(quality: 85))
+        #expect(try ArgumentParser.parse(["x"]).rendition.format == .png)
         #expect(try ArgumentParser.parse(["--no-crop", "--max-size", "16", "x"]).maxSize == 16,
                 "no margin to leave room for")
         #expect(try ArgumentParser.parse(["--cache-limit", "500M", "x"]).cacheLimit == 500 << 20)
@@ -47,6 +49,9 @@ import Testing
         (["--null", "x"], "'--null' applies to the path list read with '-'"),
         (["--max-size", "20", "--margin", "10", "x"], "--max-size 20 leaves no room inside a --margin of 10"),
         (["--max-size", "16", "x"], "--max-size 16 leaves no room inside a --margin of 8"),
+        (["--format", "gif", "x"], "--format is one of png, webp (lossless), webp:Q (lossy, quality 1-100), not 'gif'"),
+        (["--format", "webp:0", "x"], "--format is one of png, webp (lossless), webp:Q (lossy, quality 1-100), not 'webp:0'"),
+        (["--format", "png", "--preset", "discord", "x"], "--format png cannot be used with --preset discord, which sets its own format"),
         (["--no-crop", "--margin", "4", "x"], "--margin 4 has no effect with --no-crop, which keeps the whole photo"),
         (["--margin", "0", "--no-crop", "x"], "--margin 0 has no effect with --no-crop, which keeps the whole photo"),
         (["--shard", "0/3", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '0/3'"),

@@ -41,6 +41,32 @@ import TestSupport
         }
     }
 
+    /// `--format webp:Q` writes WebP stickers (cards stay PNG) from the same cache entries;
+    /// switching back to PNG with `--prune` leaves only the PNGs.
+    @Test func webPFormatWritesWebPStickersFromTheCache() throws {
+        let photos = CommandLineTests.photos(2)
+        let out = TestFiles.temporaryFolder("format-out"), cache = TestFiles.temporaryFolder("format-cache")
+        #expect(try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "-q"]).status == 0)
+        let pngs = try manifest(out).items
+        let result = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--format", "webp:80", "--card",
+                                     "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!result.standardOutput.contains("\"status\":\"ok\""), "served from the PNG run's cache entries")
+        for (item, png) in zip(try manifest(out).items, pngs) {
+            #expect(item.output == png.output.map { String($0.dropLast(3)) + "webp" })
+            let data = try Data(contentsOf: out.appendingPathComponent(try #require(item.output)))
+            let decoded = try ImageDecoder.decode(data)
+            #expect(decoded.format == .webp && decoded.declaresAlpha && item.bytes == data.count)
+            #expect(decoded.image.width == png.width && decoded.image.height == png.height)
+            #expect(data.count < png.bytes ?? 0)
+            let card = try ImageDecoder.decode(Data(contentsOf: out.appendingPathComponent(try #require(item.card))))
+            #expect(card.format == .png)
+        }
+        #expect(try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--prune", "-q"]).status == 0)
+        let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(left == ["manifest.json", "p000.png", "p001.png"])
+    }
+
     @Test func onlyTheFirstShardWritesTheTrayIcon() throws {
         let photos = CommandLineTests.photos(3)
         for (shard, writesTray) in [("1/2", true), ("2/2", false)] {

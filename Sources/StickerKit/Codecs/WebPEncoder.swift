@@ -6,9 +6,12 @@ import FoundationEssentials
 public struct WebPEncoder: Sendable {
     /// nil for lossless.
     public var quality: Int?
+    /// libwebp's speed/size trade-off, 0 (fastest) to 6 (smallest); 4 is its default.
+    public var method: Int
 
-    public init(quality: Int? = nil) {
+    public init(quality: Int? = nil, method: Int = 4) {
         self.quality = quality
+        self.method = method
     }
 
     public func encode(_ image: RGBAImage) throws(CodecError) -> Data {
@@ -18,7 +21,7 @@ public struct WebPEncoder: Sendable {
         try CodecStatus.check { message, capacity in
             image.pixels.withUnsafeBufferPointer { pixels in
                 cic_webp_encode(pixels.baseAddress, UInt32(image.width), UInt32(image.height), Int32(quality ?? -1),
-                                &output, &length, message, capacity)
+                                Int32(method), &output, &length, message, capacity)
             }
         }
         return Data(bytes: output!, count: length)

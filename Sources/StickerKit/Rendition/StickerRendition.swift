@@ -1,10 +1,13 @@
 import FoundationEssentials
 
 /// What is written for each sticker, made from its cached result at write time (so the
-/// costly extraction is cached once, whatever the look or the platform): the style
-/// (outline, shadow), a platform preset's canvas, format and byte limit, and a card.
+/// costly extraction is cached once, whatever the look, the format or the platform): the
+/// style (outline, shadow), the file format, a platform preset's canvas, format and byte
+/// limit, and a card.
 public struct StickerRendition: Sendable, Hashable {
     public var style: StickerStyle
+    /// The sticker file's format; a preset's own format takes its place.
+    public var format: StickerFileFormat
     public var preset: StickerPreset?
     /// Also write `NAME.card.png` (`CardRenderer`).
     public var writesCard: Bool
@@ -12,9 +15,10 @@ public struct StickerRendition: Sendable, Hashable {
     /// a CI matrix leaves it to one shard.
     public var writesTrayIcon: Bool
 
-    public init(style: StickerStyle = StickerStyle(), preset: StickerPreset? = nil, writesCard: Bool = false,
-                writesTrayIcon: Bool = true) {
+    public init(style: StickerStyle = StickerStyle(), format: StickerFileFormat = .png, preset: StickerPreset? = nil,
+                writesCard: Bool = false, writesTrayIcon: Bool = true) {
         self.style = style
+        self.format = format
         self.preset = preset
         self.writesCard = writesCard
         self.writesTrayIcon = writesTrayIcon
@@ -23,8 +27,11 @@ public struct StickerRendition: Sendable, Hashable {
     /// Name of the tray icon in the output folder.
     public static let trayIconName = "tray.png"
 
-    /// The sticker file's extension: `webp` for a WebP preset, else `png`.
-    public var fileExtension: String { preset?.format == .webp ? "webp" : "png" }
+    /// The sticker file's extension: the preset's format's, else `format`'s.
+    public var fileExtension: String {
+        guard let preset else { return format.fileExtension }
+        return preset.format == .webp ? "webp" : "png"
+    }
 
     /// The bytes to write for one result.
     public struct Files: Sendable {
@@ -39,7 +46,7 @@ public struct StickerRendition: Sendable, Hashable {
 
     /// The files for `result`; `isFirst` marks the batch's first input (its tray icon).
     public func render(_ result: CachedResult, isFirst: Bool = false) throws -> Files {
-        guard !style.isPlain || preset != nil || writesCard else {
+        guard !style.isPlain || format != .png || preset != nil || writesCard else {
             return Files(sticker: result.png, width: result.width, height: result.height)
         }
         let styled = StickerStylist.apply(style, to: try ImageDecoder.decode(result.png).image)
@@ -49,7 +56,7 @@ public struct StickerRendition: Sendable, Hashable {
             let tray = isFirst && writesTrayIcon ? try PresetRenderer.trayIcon(styled, preset: preset) : nil
             return Files(sticker: sticker, width: size.width, height: size.height, card: card, trayIcon: tray)
         }
-        let sticker = style.isPlain ? result.png : try PNGEncoder().encode(styled)
+        let sticker = style.isPlain && format == .png ? result.png : try format.encode(styled)
         return Files(sticker: sticker, width: styled.width, height: styled.height, card: card)
     }
 }
