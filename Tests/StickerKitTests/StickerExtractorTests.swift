@@ -18,6 +18,7 @@ import TestSupport
                           shapes: [(.disc(x: 120, y: 95, radius: 50), [200, 50, 40])])
         let (sticker, _, iou) = try extract(scene)
         #expect(iou > 0.95)
+        #expect((sticker.confidence ?? 0) > 0.8, "confidence \(sticker.confidence ?? 0)")
         // Cropped to the subject plus the default 8 px margin.
         #expect(sticker.crop.width < 130 && sticker.crop.height < 130)
         #expect(sticker.image.pixels[3] == 0, "the corner is transparent")
@@ -278,6 +279,7 @@ import TestSupport
         let sticker = try StickerExtractor(options: StickerOptions(margin: 0)).extract(from: ImageDecoder.decode(TestFiles.png(image)))
         let firstOpaqueX = (20..<50).first { ($0 * 9) % 256 > 0 }!
         #expect(sticker.crop == PixelRect(x: firstOpaqueX, y: 10, width: 50 - firstOpaqueX, height: 20))
+        #expect(sticker.confidence == 1, "the file's own alpha")
         for y in 0..<20 {
             for x in 0..<sticker.crop.width {
                 #expect(sticker.image.pixels[(y * sticker.crop.width + x) * 4 + 3] == UInt8(((x + firstOpaqueX) * 9) % 256))

@@ -1,5 +1,6 @@
 @testable import StickerKit
 import Testing
+import TestSupport
 
 /// The subject prior's network: its layers against direct definitions, and the shipped
 /// weights on generated scenes.
@@ -81,6 +82,29 @@ import Testing
     @Test func agreementIsTheSoftIntersectionOverUnion() {
         #expect(abs(SubjectPrior.agreement([1, 1, 0, 0], [1, 0.5, 0.5, 0]) - 1.5 / 2.5) < 1e-6)
         #expect(SubjectPrior.agreement([0, 0], [0, 0]) == 0)
+    }
+
+    /// A sticker's confidence: the guess's soft IoU with the mask's silhouette. A mask on
+    /// the disc the prior sees agrees well, with or without a hole in it; one elsewhere
+    /// does not; and reading every third pixel (a 320-pixel mask) changes it by little.
+    @Test func agreementWithAMaskIsThatOfItsSilhouette() throws {
+        let width = 320, height = 240
+        let scene = Scene(width: width, height: height, background: .gradient([236, 232, 226], [200, 196, 190]),
+                          shapes: [(.disc(x: 160, y: 120, radius: 60), [40, 90, 200])])
+        let (photo, truth) = scene.render()
+        let prior = SubjectPrior(WorkingImage(photo, longSide: width))
+        func mask(_ shape: Scene.Shape) -> ForegroundMask {
+            ForegroundMask(width: width, height: height, values: (0..<width * height).map {
+                shape.coverage(Double($0 % width) + 0.5, Double($0 / width) + 0.5) >= 0.5 ? 1 : 0
+            })
+        }
+        let disc = prior.agreement(with: mask(.disc(x: 160, y: 120, radius: 60)))
+        let everyPixel = SubjectPrior.agreement(truth.map { $0 >= 0.5 ? 1 : 0 }, prior.probabilities(width: width, height: height))
+        #expect(disc > 0.6, "on the disc: \(disc)")
+        #expect(abs(disc - everyPixel) < 0.02, "sampled \(disc), every pixel \(everyPixel)")
+        #expect(prior.agreement(with: mask(.ring(x: 160, y: 120, outer: 60, inner: 30))) == disc)
+        let elsewhere = prior.agreement(with: mask(.disc(x: 40, y: 40, radius: 30)))
+        #expect(elsewhere < 0.1, "off the disc: \(elsewhere)")
     }
 
     /// The prior's probabilities on a `width` x `height` photo of a disc of `color` over a

@@ -229,9 +229,9 @@ import TestSupport
         scene.noise = 60
         let (photo, truth) = scene.render()
         let working = WorkingImage(photo, longSide: 400), refinement = WorkingImage(photo, longSide: 480)
-        let colorsOnly = try SubjectSegmenter(certainGuess: 2).segment(working, refinedAt: refinement)
+        let colorsOnly = try SubjectSegmenter(certainGuess: 2).segment(working, refinedAt: refinement).mask
         #expect(!ForegroundMask.holdsSubject(colorsOnly.values), "colours alone: \(ForegroundMask.area(of: colorsOnly.values)) pixels")
-        let mask = try SubjectSegmenter().segment(working, refinedAt: refinement)
+        let mask = try SubjectSegmenter().segment(working, refinedAt: refinement).mask
         let iou = TestFiles.iou(mask.values.map(Float.init), truth)
         #expect(iou >= 0.97, "disc IoU \(iou)")
     }
@@ -268,7 +268,7 @@ import TestSupport
 
     /// The indices of the pixels `segmenter` labels subject in `image`.
     private func subjectPixels(_ segmenter: SubjectSegmenter, _ image: WorkingImage) throws -> Set<Int> {
-        let mask = try segmenter.segment(image, refinedAt: image)
+        let mask = try segmenter.segment(image, refinedAt: image).mask
         return Set(mask.values.indices.filter { mask.values[$0] != 0 })
     }
 
@@ -281,7 +281,7 @@ import TestSupport
                                    (.bar(x0: 480, y0: 500, x1: 480, y1: 640, thickness: 5), [200, 60, 50])])
         let (photo, truth) = scene.render()
         let mask = try SubjectSegmenter().segment(WorkingImage(photo, longSide: 400),
-                                                  refinedAt: WorkingImage(photo, longSide: 480))
+                                                  refinedAt: WorkingImage(photo, longSide: 480)).mask
         #expect(mask.width == 480 && mask.height == 360)
         // The truth at the refinement's size: 2x2 box averages.
         var expected = [Float](repeating: 0, count: 480 * 360), bar = 0, barFound = 0
@@ -346,8 +346,8 @@ import TestSupport
         let working = WorkingImage(photo, longSide: 400), refinement = WorkingImage(photo, longSide: 480)
         var whole = SubjectSegmenter()
         whole.refinementMargin = 1   // the window would hold the whole picture: none is used
-        let windowed = try SubjectSegmenter().segment(working, refinedAt: refinement)
-        #expect(windowed.values == (try whole.segment(working, refinedAt: refinement)).values)
+        let windowed = try SubjectSegmenter().segment(working, refinedAt: refinement).mask
+        #expect(windowed.values == (try whole.segment(working, refinedAt: refinement)).mask.values)
         #expect(ForegroundMask.area(of: windowed.values) > 9_000)
     }
 

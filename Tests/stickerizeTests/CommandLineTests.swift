@@ -51,9 +51,14 @@ import TestSupport
         }
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
         #expect(manifest.items.map(\.output) == (0..<4).map { String(format: "p%03d.png", $0) })
+        let confidences = Dictionary(uniqueKeysWithValues: lines.map { ($0["output"] as? String ?? "", $0["confidence"] as? Double) })
+        #expect(confidences.values.allSatisfy { ($0 ?? 0) > 0.5 && ($0 ?? 0) <= 1 }, "\(confidences)")
         let second = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--json"])
         #expect(second.status == 0)
-        #expect(try jsonLines(second.standardOutput).allSatisfy { $0["status"] as? String == "cached" })
+        let cachedLines = try jsonLines(second.standardOutput)
+        #expect(cachedLines.allSatisfy { $0["status"] as? String == "cached" })
+        #expect(cachedLines.allSatisfy { $0["confidence"] as? Double == confidences[$0["output"] as? String ?? ""] ?? nil },
+                "the cache keeps each sticker's confidence")
         #expect(second.standardError.contains("4 photos: 0 new, 4 cached, 0 failed"))
     }
 

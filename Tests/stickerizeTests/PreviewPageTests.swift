@@ -28,6 +28,31 @@ import TestSupport
         #expect(PreviewPage.percentEncoded(path) == path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed))
     }
 
+    /// Stickers under `doubtfulConfidence` come first, marked; the rest keep their order.
+    @Test func doubtfulStickersAreListedFirstAndMarked() {
+        let items = [("a.jpg", 0.91), ("b.jpg", 0.32), ("c.jpg", 1.0), ("d.jpg", 0.49)].enumerated().map { index, entry in
+            ManifestItem(index: index, source: entry.0, status: .ok, output: entry.0.replacingOccurrences(of: "jpg", with: "png"),
+                         confidence: entry.1, ms: 1)
+        }
+        let folder = TestFiles.temporaryFolder("preview-order")
+        let html = PreviewPage.render(Manifest(options: ProcessingOptions(), items: items), outputDirectory: folder,
+                                      page: folder.appendingPathComponent("preview.html"))
+        let rows = html.components(separatedBy: "<tr").dropFirst(2)   // the head, then the header row
+        #expect(rows.map { $0.contains("<code>b.jpg") ? "b" : $0.contains("<code>d.jpg") ? "d" : $0.contains("<code>a.jpg") ? "a" : "c" }
+                == ["b", "d", "a", "c"])
+        #expect(rows.map { $0.hasPrefix(" class=\"doubtful\"") } == [true, true, false, false])
+        #expect(rows.first?.contains("<td>0.32</td>") == true)
+        #expect(html.contains("4 stickers (2 with confidence under 0.5, listed first), 0 failed"))
+    }
+
+    /// A manifest written before `--no-crop` existed (no `cropsToSubject` among its
+    /// options) still reads, as cropping.
+    @Test func manifestsWithoutTheCropOptionStillRead() throws {
+        let options = #"{"colorCount":5,"maxPixels":100,"sticker":{"margin":8,"maxSize":1024,"refinementSize":480,"workingSize":400}}"#
+        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(#"{"version":1,"options":\#(options),"items":[]}"#.utf8))
+        #expect(manifest.options.sticker.cropsToSubject && manifest.options.sticker.margin == 8)
+    }
+
     @Test func previewShowsStickersCardsSwatchesAndFailuresInABrowser() throws {
         let chromium = "/usr/bin/chromium"
         try #require(FileManager.default.isExecutableFile(atPath: chromium), "Chromium is missing: run Scripts/bootstrap --test")

@@ -9,13 +9,15 @@ public struct CachedResult: Sendable, Codable, Equatable {
     public var sourceWidth: Int
     public var sourceHeight: Int
     public var colors: ColorScheme
+    /// `Sticker.confidence`.
+    public var confidence: Double?
     /// Milliseconds each stage took when the result was computed.
     public var timings: StageTimings
     /// The sticker as PNG bytes (stored after the metadata, not inside the JSON).
     public var png: Data
 
     enum CodingKeys: String, CodingKey {
-        case width, height, crop, scale, sourceWidth, sourceHeight, colors, timings
+        case width, height, crop, scale, sourceWidth, sourceHeight, colors, confidence, timings
     }
 
     public init(_ photo: ProcessedPhoto) {
@@ -26,6 +28,7 @@ public struct CachedResult: Sendable, Codable, Equatable {
         sourceWidth = photo.sticker.sourceWidth
         sourceHeight = photo.sticker.sourceHeight
         colors = photo.colors
+        confidence = photo.sticker.confidence
         timings = photo.timings
         png = photo.png
     }
@@ -39,6 +42,7 @@ public struct CachedResult: Sendable, Codable, Equatable {
         sourceWidth = try container.decode(Int.self, forKey: .sourceWidth)
         sourceHeight = try container.decode(Int.self, forKey: .sourceHeight)
         colors = try container.decode(ColorScheme.self, forKey: .colors)
+        confidence = try container.decodeIfPresent(Double.self, forKey: .confidence)
         timings = try container.decode(StageTimings.self, forKey: .timings)
         png = Data()
     }

@@ -34,6 +34,8 @@ public struct ManifestItem: Sendable, Codable, Equatable {
     public var height: Int?
     public var crop: PixelRect?
     public var scale: Double?
+    /// `Sticker.confidence`, to three decimals.
+    public var confidence: Double?
     public var palette: [Swatch]?
     public var roles: PaletteRoles?
     public var subject: [Swatch]?
@@ -57,6 +59,7 @@ public struct ManifestItem: Sendable, Codable, Equatable {
         timings.write = io.write
         return ManifestItem(index: job.index, source: job.source, sha256: sha256, status: status, output: job.output,
                      card: job.card, bytes: files.sticker.count, width: files.width, height: files.height, crop: result.crop, scale: result.scale,
+                     confidence: result.confidence.map { ($0 * 1000).rounded() / 1000 },
                      palette: result.colors.palette.map(Swatch.init), roles: result.colors.roles,
                      subject: result.colors.subject.map(Swatch.init), gradient: result.colors.gradient.map(\.hex),
                      timings: timings, ms: ms)

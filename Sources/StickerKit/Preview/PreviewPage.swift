@@ -3,17 +3,24 @@ import FoundationEssentials
 /// A self-contained HTML page to look at a batch (`--preview FILE.html`): failures first
 /// with their reasons, then one row per sticker with the input's thumbnail (embedded as a
 /// PNG data URI), the sticker on a checkerboard and on its card (linked relative to the
-/// page), and its palette swatches.
+/// page), its palette swatches and its confidence. Stickers whose confidence is under
+/// `doubtfulConfidence` come first, marked, so a review starts with them.
 public enum PreviewPage {
     /// Long side of the embedded input thumbnails, in pixels.
     static let thumbnailSide = 160
+    /// Stickers less confident than this are listed first and marked (see
+    /// `Sticker.confidence`: over the validation sets, 16% of stickers, holding three
+    /// quarters of those under 0.5 IoU).
+    static let doubtfulConfidence = 0.5
 
     /// The page for `manifest`, whose outputs live in `outputDirectory`, to be written at
     /// `page`. Inputs are read again (shrunk on load) for their thumbnails.
     public static func render(_ manifest: Manifest, outputDirectory: URL, page: URL) -> String {
         let base = page.deletingLastPathComponent().standardizedFileURL
         let failures = manifest.items.filter { $0.status == .failed }
-        let stickers = manifest.items.filter { $0.status != .failed }
+        let made = manifest.items.filter { $0.status != .failed }
+        let isDoubtful = { (item: ManifestItem) in (item.confidence ?? 1) < doubtfulConfidence }
+        let stickers = made.filter(isDoubtful) + made.filter { !isDoubtful($0) }
         var html = """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>stickerize preview</title>
@@ -26,10 +33,11 @@ public enum PreviewPage {
             .card { padding: 12px; }
             .swatch { display: inline-block; width: 28px; height: 28px; margin-right: 4px; border: 1px solid #0003; }
             .failed td { color: #a00; }
+            .doubtful td:last-child { color: #a00; font-weight: bold; }
             code { font-size: 12px; }
             </style></head><body>
             <h1>stickerize preview</h1>
-            <p>\(stickers.count) stickers, \(failures.count) failed</p>
+            <p>\(stickers.count) stickers (\(stickers.count(where: isDoubtful)) with confidence under \(doubtfulConfidence), listed first), \(failures.count) failed</p>
 
             """
         if !failures.isEmpty {
@@ -39,7 +47,7 @@ public enum PreviewPage {
             }
             html += "</table>\n"
         }
-        html += "<h2>Stickers</h2>\n<table>\n<tr><th>input</th><th>photo</th><th>sticker</th><th>on its card</th><th>palette</th></tr>\n"
+        html += "<h2>Stickers</h2>\n<table>\n<tr><th>input</th><th>photo</th><th>sticker</th><th>on its card</th><th>palette</th><th>confidence</th></tr>\n"
         for item in stickers {
             guard let output = item.output else { continue }
             let sticker = link(outputDirectory.appendingPathComponent(output), from: base)
@@ -50,8 +58,10 @@ public enum PreviewPage {
             let swatches = (item.palette ?? []).map {
                 "<span class=\"swatch\" title=\"\($0.hex)\" style=\"background: \($0.hex)\"></span>"
             }.joined()
-            html += "<tr><td><code>\(escape(item.source))</code></td><td>\(thumbnail)</td>"
-                + "<td><div class=\"checker\"><img alt=\"sticker\" src=\"\(sticker)\"></div></td><td>\(card)</td><td>\(swatches)</td></tr>\n"
+            let confidence = item.confidence.map { String($0) } ?? "-"
+            html += "<tr\(isDoubtful(item) ? " class=\"doubtful\"" : "")><td><code>\(escape(item.source))</code></td><td>\(thumbnail)</td>"
+                + "<td><div class=\"checker\"><img alt=\"sticker\" src=\"\(sticker)\"></div></td><td>\(card)</td><td>\(swatches)</td>"
+                + "<td>\(confidence)</td></tr>\n"
         }
         return html + "</table>\n</body></html>\n"
     }

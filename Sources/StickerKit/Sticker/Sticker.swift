@@ -9,4 +9,8 @@ public struct Sticker: Sendable {
     /// Size of the upright source photo, in source pixels.
     public var sourceWidth: Int
     public var sourceHeight: Int
+    /// How far the subject found agrees with the learned guess of where the subject is,
+    /// 0-1 (`SubjectPrior.agreement(with:)`): a low value marks a sticker to look at. 1 for
+    /// the photo's own alpha; nil when the search had no result for the guess to judge.
+    public var confidence: Double?
 }

@@ -50,19 +50,20 @@ public struct StickerExtractor: Sendable {
         let layout = CropLayout(subject: (Double(minX), Double(minY), Double(maxX + 1), Double(maxY + 1)),
                                 imageWidth: image.width, imageHeight: image.height, options: options)
         let output = try AlphaResampler.cropAndScale(image, layout: layout)
-        return sticker(output, layout: layout, decoded: decoded)
+        return sticker(output, layout: layout, decoded: decoded, confidence: 1)
     }
 
     private func segmentAndCut(_ decoded: DecodedImage, working: WorkingImage) throws -> (sticker: Sticker, segment: Double) {
         let image = decoded.image
-        let (mask, segmentTime) = try StageTimings.measure {
+        let ((mask, prior), segmentTime) = try StageTimings.measure {
             let refinement = WorkingImage(image, longSide: options.refinementSize)
-            return try SubjectSegmenter().segment(working, refinedAt: refinement)
-                .cleaned(keepingRegionsAbove: 0.08, fillingHolesBelow: 0.002)
+            let (mask, prior) = try SubjectSegmenter().segment(working, refinedAt: refinement)
+            return (mask.cleaned(keepingRegionsAbove: 0.08, fillingHolesBelow: 0.002), prior)
         }
         guard ForegroundMask.holdsSubject(mask.values), let bounds = mask.bounds else {
             throw StickerError.noSubjectFound
         }
+        let confidence = prior.map { Double($0.agreement(with: mask)) }
         // The mask is at the refinement's size, or at the working size for a sliver too
         // narrow for the coarse level; either way its scale is its width over the photo's.
         let maskScale = Double(mask.width) / Double(image.width)
@@ -73,10 +74,10 @@ public struct StickerExtractor: Sendable {
             imageWidth: image.width, imageHeight: image.height, options: options)
         try Task.checkCancellation()
         let output = SoftAlphaComposer.compose(image, mask: mask, maskScale: maskScale, layout: layout)
-        return (sticker(output, layout: layout, decoded: decoded), segmentTime)
+        return (sticker(output, layout: layout, decoded: decoded, confidence: confidence), segmentTime)
     }
 
-    private func sticker(_ image: RGBAImage, layout: CropLayout, decoded: DecodedImage) -> Sticker {
+    private func sticker(_ image: RGBAImage, layout: CropLayout, decoded: DecodedImage, confidence: Double?) -> Sticker {
         let toSource = 1 / decoded.scale
         let crop = layout.crop
         let sourceCrop = PixelRect(x: Int((Double(crop.x) * toSource).rounded()),
@@ -84,6 +85,6 @@ public struct StickerExtractor: Sendable {
                                    width: Int((Double(crop.width) * toSource).rounded()),
                                    height: Int((Double(crop.height) * toSource).rounded()))
         return Sticker(image: image, crop: sourceCrop, scale: layout.scale * decoded.scale,
-                       sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight)
+                       sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight, confidence: confidence)
     }
 }

@@ -20,4 +20,14 @@ public struct StickerOptions: Sendable, Hashable, Codable {
         self.workingSize = workingSize
         self.refinementSize = refinementSize
     }
+
+    /// Reads manifests written before `cropsToSubject` existed as cropping.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        maxSize = try container.decodeIfPresent(Int.self, forKey: .maxSize)
+        margin = try container.decode(Int.self, forKey: .margin)
+        cropsToSubject = try container.decodeIfPresent(Bool.self, forKey: .cropsToSubject) ?? true
+        workingSize = try container.decode(Int.self, forKey: .workingSize)
+        refinementSize = try container.decode(Int.self, forKey: .refinementSize)
+    }
 }

@@ -101,6 +101,24 @@ struct SubjectPrior: Sendable {
         return 1 / (1 + exp(-logit))
     }
 
+    /// How well `mask` agrees with the guess: the soft IoU of its silhouette (holes filled:
+    /// the guess has no room for them) with the probabilities, over every `step`-th pixel
+    /// each way so that about 96 x 96 are read. A sticker's `confidence`: over the
+    /// validation and dev sets (1,087 photos, version 47), it tells the stickers under 0.5
+    /// IoU from the rest with an area under the ROC curve of 0.89 (0.76 for under 0.9).
+    func agreement(with mask: ForegroundMask) -> Float {
+        let silhouette = mask.silhouette.values
+        let step = max(1, max(mask.width, mask.height) / 96)
+        var labels: [UInt8] = [], probabilities: [Float] = []
+        for y in stride(from: step / 2, to: mask.height, by: step) {
+            for x in stride(from: step / 2, to: mask.width, by: step) {
+                labels.append(silhouette[y * mask.width + x])
+                probabilities.append(probability(x: x, y: y, width: mask.width, height: mask.height))
+            }
+        }
+        return SubjectPrior.agreement(labels, probabilities)
+    }
+
     /// Soft IoU of 0/1 `labels` with `probabilities` of the same grid.
     static func agreement(_ labels: [UInt8], _ probabilities: [Float]) -> Float {
         var intersection: Float = 0, union: Float = 0

@@ -204,12 +204,13 @@ package struct SubjectSegmenter: Sendable {
     /// The subject of `working` (the photo at working size), searched for at half that
     /// size and refined at the size of `image` (the same photo, by default larger); the
     /// mask is at `image`'s size. A `working` too narrow for the coarse level is segmented
-    /// as it is, and the mask is at its size.
-    func segment(_ working: WorkingImage, refinedAt image: WorkingImage) throws -> ForegroundMask {
+    /// as it is, and the mask is at its size. Also returns the subject prior that judged
+    /// the search's results, nil when none was a subject to judge.
+    func segment(_ working: WorkingImage, refinedAt image: WorkingImage) throws -> (mask: ForegroundMask, prior: SubjectPrior?) {
         guard min(working.width, working.height) >= 2 * SubjectSegmenter.minimumCoarseSide else {
             let (labels, prior) = try grabCut(working)
-            return droppingUnlikelyFrameRegions(ForegroundMask(width: working.width, height: working.height, values: labels),
-                                                prior)
+            return (droppingUnlikelyFrameRegions(ForegroundMask(width: working.width, height: working.height, values: labels),
+                                                 prior), prior)
         }
         let coarse = working.halved()
         let (coarseLabels, prior) = try grabCut(coarse)
@@ -248,7 +249,7 @@ package struct SubjectSegmenter: Sendable {
             refined = try refine(within: nil)
         }
         let kept = ForegroundMask(width: image.width, height: image.height, values: refined).keepingRegions(overlapping: labels)
-        return droppingUnlikelyFrameRegions(kept, prior)
+        return (droppingUnlikelyFrameRegions(kept, prior), prior)
     }
 
     /// Every candidate the default search would rank for `photo` (decoded as the pipeline
