@@ -127,7 +127,8 @@ cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
     *out = NULL;
     *out_length = 0;
     if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
-        cic_set_message(message, message_capacity, "cannot encode a %ux%u image as WebP", width, height);
+        cic_set_message(message, message_capacity, "cannot encode a %ux%u image as WebP (at most %d pixels a side)", width, height,
+                        WEBP_MAX_DIMENSION);
         return CIC_ERR_ARGUMENT;
     }
     // As libwebp's simple API (WebPEncodeRGBA, WebPEncodeLosslessRGBA, whose lossless

@@ -163,6 +163,19 @@ import TestSupport
         #expect(lossy.sticker.count * 3 < lossless.sticker.count)
     }
 
+    /// WebP holds at most 16383 pixels a side: a longer sticker (`--max-size original`)
+    /// fails with that said, not with a bare encoder error.
+    @Test func aStickerTooLongForWebPFailsSayingWhy() throws {
+        let long = RGBAImage(width: 16384, height: 2, pixels: [UInt8](repeating: 255, count: 16384 * 2 * 4))
+        do {
+            _ = try StickerFileFormat.webp(quality: 90).encode(long)
+            Issue.record("encoded")
+        } catch {
+            #expect(String(describing: error).contains("cannot encode a 16384x2 image as WebP (at most 16383 pixels a side)"),
+                    "\(error)")
+        }
+    }
+
     @Test(arguments: [("png", StickerFileFormat.png), ("webp", .webp(quality: nil)), ("webp:1", .webp(quality: 1)),
                       ("webp:100", .webp(quality: 100))])
     func fileFormatsParse(text: String, format: StickerFileFormat) {
