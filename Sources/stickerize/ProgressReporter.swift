@@ -3,12 +3,15 @@ import Glibc
 import StickerKit
 
 /// Tells a person how the batch goes, on standard error: on a terminal one live status
-/// line (done/started, rate, failures); otherwise a line per failure and a summary.
-/// `--json` lines go to standard output. Used only from the task that runs the batch.
+/// line (done of all, or done/started until the inputs are counted; rate; time left;
+/// failures); otherwise a line per failure and a summary. `--json` lines go to standard
+/// output. Used only from the task that runs the batch.
 final class ProgressReporter {
     private let isTerminal: Bool
     private let quiet: Bool
     private let json: Bool
+    /// The batch's size, once counted (`InputCount`).
+    private let inputCount: InputCount?
     private let encoder = Manifest.encoder(pretty: false)
     private let clock = ContinuousClock()
     private let start: ContinuousClock.Instant
@@ -19,13 +22,17 @@ final class ProgressReporter {
     private var statusShown = false
     private var standardOutputClosed = false
 
-    init(quiet: Bool, json: Bool, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
+    init(quiet: Bool, json: Bool, inputCount: InputCount? = nil, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
         self.quiet = quiet
         self.json = json
+        self.inputCount = inputCount
         self.isTerminal = isTerminal
         start = clock.now
         lastDraw = start
     }
+
+    /// Whether the live status line is drawn (a terminal, not `--quiet`).
+    var showsStatus: Bool { isTerminal && !quiet }
 
     func report(_ event: PipelineEvent) {
         switch event {
@@ -69,14 +76,35 @@ final class ProgressReporter {
     }
 
     private func drawStatus(force: Bool) {
-        guard isTerminal, !quiet else { return }
+        guard showsStatus else { return }
         let now = clock.now
         guard force || now - lastDraw > .milliseconds(100) else { return }
         lastDraw = now
-        let seconds = max((now - start).milliseconds / 1000, 0.001)
-        let rate = Double(done) / seconds
-        StandardError.write("\r\u{1B}[K" + "\(done)/\(started) done, \(ProgressReporter.decimal(rate, places: 1))/s, \(failed) failed")
+        let line = ProgressReporter.statusLine(done: done, started: started, failed: failed,
+                                               seconds: (now - start).milliseconds / 1000, total: inputCount?.total)
+        StandardError.write("\r\u{1B}[K" + line)
         statusShown = true
+    }
+
+    /// "37 of 120 done, 31.2/s, 3 s left, 0 failed" once the inputs are counted, else
+    /// "37/39 done, 31.2/s, 0 failed" (done of started); the time left is the rest at
+    /// the rate so far.
+    static func statusLine(done: Int, started: Int, failed: Int, seconds: Double, total: Int?) -> String {
+        let rate = Double(done) / max(seconds, 0.001)
+        let pace = ProgressReporter.decimal(rate, places: 1) + "/s"
+        guard let total else { return "\(done)/\(started) done, \(pace), \(failed) failed" }
+        let left = done > 0 ? ", " + duration(Double(max(0, total - done)) / rate) + " left" : ""
+        return "\(done) of \(total) done, \(pace)\(left), \(failed) failed"
+    }
+
+    /// A time to come, rounded up: "12 s", "4 min", "2 h 05 min".
+    static func duration(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.up))
+        if whole < 60 { return "\(whole) s" }
+        let minutes = (whole + 59) / 60
+        if minutes < 60 { return "\(minutes) min" }
+        let rest = minutes % 60
+        return "\(minutes / 60) h " + (rest < 10 ? "0" : "") + "\(rest) min"
     }
 
     /// `value` with `places` decimals, as printf's `%.*f` writes it.

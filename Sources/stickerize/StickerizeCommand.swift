@@ -52,7 +52,8 @@ enum StickerizeCommand {
                                  shard: options.shard, rendition: options.rendition)
         if options.listsOnly { return await DryRun.list(inputs, with: pipeline, options: options) }
 
-        let reporter = ProgressReporter(quiet: options.quiet, json: options.json)
+        let inputCount = InputCount()
+        let reporter = ProgressReporter(quiet: options.quiet, json: options.json, inputCount: inputCount)
         do {
             try ContainedFolder.createRoot(output)
         } catch {
@@ -71,6 +72,10 @@ enum StickerizeCommand {
         let earlierOutputs = options.prunes ? StaleOutputs.listed(in: output) : []
         var claimedOutputs = Set<String>()
         var manifestProblem: (any Error)?
+        // Counted beside the batch for the status line; a path list on standard input
+        // can be read only once.
+        let countsInputs = reporter.showsStatus && !options.inputs.contains("-")
+        async let counting: Void = countsInputs ? inputCount.count(inputs) : ()
         let summary = await pipeline.run(inputs) { event in
             reporter.report(event)
             switch event {
@@ -80,6 +85,7 @@ enum StickerizeCommand {
                 if options.prunes { claimedOutputs.formUnion([job.output] + (job.card.map { [$0] } ?? [])) }
             }
         }
+        await counting
         if !summary.wasCancelled { await cache.evictIfGrown(limit: options.cacheLimit) }
         if let warning = await cache.writeWarning { reporter.warn(warning) }
         var pruned = 0
