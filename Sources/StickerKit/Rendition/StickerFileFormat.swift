@@ -24,6 +24,7 @@ public enum StickerFileFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The formats as `--format` takes them, for help and usage errors.
     public static let names = "png, webp (lossless), webp:Q (lossy, quality 1-100)"
 
     public var description: String {
