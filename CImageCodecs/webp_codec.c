@@ -100,28 +100,6 @@ cic_status cic_webp_read(cic_webp_decoder *decoder, uint8_t *rgba, char *message
 
 void cic_webp_close(cic_webp_decoder *decoder) { free(decoder); }
 
-// Collects libwebp's output into a growing malloc'd buffer (`cic_free` frees it, as every
-// shim's output).
-typedef struct {
-    uint8_t *bytes;
-    size_t length;
-    size_t capacity;
-} webp_output;
-
-static int webp_collect(const uint8_t *data, size_t size, const WebPPicture *picture) {
-    webp_output *output = picture->custom_ptr;
-    if (output->length + size > output->capacity) {
-        size_t capacity = output->capacity * 2 > output->length + size ? output->capacity * 2 : output->length + size;
-        uint8_t *grown = realloc(output->bytes, capacity);
-        if (grown == NULL) return 0;
-        output->bytes = grown;
-        output->capacity = capacity;
-    }
-    memcpy(output->bytes + output->length, data, size);
-    output->length += size;
-    return 1;
-}
-
 cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int method,
                            uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
     *out = NULL;
@@ -144,17 +122,21 @@ cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
     picture.use_argb = quality < 0;
     picture.width = (int)width;
     picture.height = (int)height;
-    webp_output output = {NULL, 0, 0};
-    picture.writer = webp_collect;
-    picture.custom_ptr = &output;
+    WebPMemoryWriter writer;
+    WebPMemoryWriterInit(&writer);
+    picture.writer = WebPMemoryWrite;
+    picture.custom_ptr = &writer;
     int encoded = WebPPictureImportRGBA(&picture, rgba, (int)width * 4) && WebPEncode(&config, &picture);
     WebPPictureFree(&picture);
-    if (!encoded || output.length == 0) {
-        free(output.bytes);
+    // Hand back a malloc'd copy, so that `cic_free` frees every shim's output.
+    *out = encoded && writer.size > 0 ? malloc(writer.size) : NULL;
+    if (*out == NULL) {
+        WebPMemoryWriterClear(&writer);
         cic_set_message(message, message_capacity, "WebP encoding failed");
         return CIC_ERR_OUT_OF_MEMORY;
     }
-    *out = output.bytes;
-    *out_length = output.length;
+    memcpy(*out, writer.mem, writer.size);
+    *out_length = writer.size;
+    WebPMemoryWriterClear(&writer);
     return CIC_OK;
 }

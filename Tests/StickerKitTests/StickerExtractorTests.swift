@@ -265,7 +265,9 @@ import TestSupport
         #expect(error < 0.006, "alpha error per subject pixel: \(error)")
     }
 
-    @Test func alphaPassesThroughExactly() throws {
+    /// A 64x48 RGBA picture, transparent but for an orange 30x20 block at (20, 10) whose
+    /// alpha ramps with x, (x * 9) mod 256.
+    private static func alphaRamp() -> RGBAImage {
         var pixels = [UInt8](repeating: 0, count: 64 * 48 * 4)
         for y in 10..<30 {
             for x in 20..<50 {
@@ -273,9 +275,13 @@ import TestSupport
                 pixels[i] = 200; pixels[i + 1] = 100; pixels[i + 2] = 50; pixels[i + 3] = UInt8((x * 9) % 256)
             }
         }
+        return RGBAImage(width: 64, height: 48, pixels: pixels)
+    }
+
+    @Test func alphaPassesThroughExactly() throws {
+        var image = Self.alphaRamp()
         // Colour left under a fully transparent pixel must not leak into the sticker.
-        pixels[0] = 255
-        let image = RGBAImage(width: 64, height: 48, pixels: pixels)
+        image.pixels[0] = 255
         let sticker = try StickerExtractor(options: StickerOptions(margin: 0)).extract(from: ImageDecoder.decode(TestFiles.png(image)))
         let firstOpaqueX = (20..<50).first { ($0 * 9) % 256 > 0 }!
         #expect(sticker.crop == PixelRect(x: firstOpaqueX, y: 10, width: 50 - firstOpaqueX, height: 20))
@@ -315,18 +321,11 @@ import TestSupport
     }
 
     @Test func withoutCroppingOwnAlphaIsKeptInTheWholeFrame() throws {
-        var pixels = [UInt8](repeating: 0, count: 64 * 48 * 4)
-        for y in 10..<30 {
-            for x in 20..<50 {
-                let i = (y * 64 + x) * 4
-                pixels[i] = 200; pixels[i + 1] = 100; pixels[i + 2] = 50; pixels[i + 3] = UInt8((x * 9) % 256)
-            }
-        }
-        let image = RGBAImage(width: 64, height: 48, pixels: pixels)
+        let image = Self.alphaRamp()
         let sticker = try StickerExtractor(options: StickerOptions(cropsToSubject: false))
             .extract(from: ImageDecoder.decode(TestFiles.png(image)))
         #expect(sticker.crop == PixelRect(x: 0, y: 0, width: 64, height: 48))
-        #expect(stride(from: 3, to: pixels.count, by: 4).allSatisfy { sticker.image.pixels[$0] == pixels[$0] })
+        #expect(stride(from: 3, to: image.pixels.count, by: 4).allSatisfy { sticker.image.pixels[$0] == image.pixels[$0] })
         #expect(throws: StickerError.noSubjectFound) {
             try StickerExtractor(options: StickerOptions(cropsToSubject: false))
                 .extract(from: ImageDecoder.decode(TestFiles.png(RGBAImage(width: 32, height: 32))))
