@@ -94,7 +94,7 @@ enum StickerizeCommand {
             try manifest.finish()
             // Only once the new manifest stands, so the next run's `--prune` reads this one.
             if options.prunes && !summary.wasCancelled {
-                pruned = prune(earlierOutputs.subtracting(claimedOutputs), output: output, masks: masks, reporter: reporter)
+                pruned = prune(earlierOutputs, keeping: claimedOutputs, output: output, masks: masks, reporter: reporter)
             }
             if let previewFile = options.previewFile { try writePreview(previewFile, output: output) }
         } catch {
@@ -105,11 +105,15 @@ enum StickerizeCommand {
         return summary.failedCount > 0 ? .someInputsFailed : .success
     }
 
-    /// `--prune`: removes `stale` outputs from the output folder and their masks from the
-    /// mask folder; returns how many outputs went.
-    private static func prune(_ stale: Set<String>, output: URL, masks: URL?, reporter: ProgressReporter) -> Int {
-        let (count, problem) = StaleOutputs.remove(stale, from: output)
-        let maskProblem = masks.flatMap { StaleOutputs.remove(stale, from: $0).problem }
+    /// `--prune`: removes the `earlier` outputs this run did not claim from the output
+    /// folder, and their masks that no claimed output shares (a mask is always a PNG, so
+    /// `a.webp` and `a.png` have the same one) from the mask folder; returns how many
+    /// outputs went.
+    private static func prune(_ earlier: Set<String>, keeping claimed: Set<String>, output: URL, masks: URL?,
+                              reporter: ProgressReporter) -> Int {
+        let (count, problem) = StaleOutputs.remove(earlier.subtracting(claimed), from: output)
+        let staleMasks = Set(earlier.map(OutputNaming.maskName)).subtracting(claimed.map(OutputNaming.maskName))
+        let maskProblem = masks.flatMap { StaleOutputs.remove(staleMasks, from: $0).problem }
         if let problem = problem ?? maskProblem { reporter.warn("stale outputs not all removed (\(problem))") }
         return count
     }

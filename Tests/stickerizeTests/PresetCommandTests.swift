@@ -41,15 +41,16 @@ import TestSupport
         }
     }
 
-    /// `--format webp:Q` writes WebP stickers (cards stay PNG) from the same cache entries;
-    /// switching back to PNG with `--prune` leaves only the PNGs.
+    /// `--format webp:Q` writes WebP stickers (cards and masks stay PNG) from the same cache
+    /// entries; switching back to PNG with `--prune` leaves only the PNGs, and the masks.
     @Test func webPFormatWritesWebPStickersFromTheCache() throws {
         let photos = CommandLineTests.photos(2)
         let out = TestFiles.temporaryFolder("format-out"), cache = TestFiles.temporaryFolder("format-cache")
+        let masks = TestFiles.temporaryFolder("format-masks")
         #expect(try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "-q"]).status == 0)
         let pngs = try manifest(out).items
         let result = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--format", "webp:80", "--card",
-                                     "--json"])
+                                     "--mask", masks.path, "--json"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(!result.standardOutput.contains("\"status\":\"ok\""), "served from the PNG run's cache entries")
         for (item, png) in zip(try manifest(out).items, pngs) {
@@ -61,10 +62,16 @@ import TestSupport
             #expect(data.count < png.bytes ?? 0)
             let card = try ImageDecoder.decode(Data(contentsOf: out.appendingPathComponent(try #require(item.card))))
             #expect(card.format == .png)
+            let mask = try ImageDecoder.decode(Data(contentsOf: masks.appendingPathComponent(try #require(png.output))))
+            #expect(mask.format == .png && mask.image.width == 160)
         }
-        #expect(try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--prune", "-q"]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: masks.path).sorted() == ["p000.png", "p001.png"])
+        #expect(try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--mask", masks.path, "--prune",
+                                "-q"]).status == 0)
         let left = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
         #expect(left == ["manifest.json", "p000.png", "p001.png"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: masks.path).sorted() == ["p000.png", "p001.png"],
+                "the WebP run's masks are the PNG run's: none is stale")
     }
 
     @Test func onlyTheFirstShardWritesTheTrayIcon() throws {

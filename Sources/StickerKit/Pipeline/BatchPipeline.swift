@@ -17,7 +17,7 @@ public struct BatchPipeline: Sendable {
     public var cache: ResultCache
     public var outputDirectory: URL
     /// When set, each sticker's full-frame alpha mask (`FullFrameMask`) is written here too,
-    /// at the same relative path as the sticker.
+    /// as a PNG at the sticker's relative path (`OutputNaming.maskName(of:)`).
     public var maskDirectory: URL?
     /// How each result becomes files (style, preset, card); plain PNG by default.
     public var rendition: StickerRendition
@@ -109,7 +109,7 @@ public struct BatchPipeline: Sendable {
             if let tray = files.trayIcon {
                 try writeIfChanged(tray, to: StickerRendition.trayIconName, under: outputDirectory)
             }
-            if let maskDirectory { try writeMask(result, to: job.output, under: maskDirectory) }
+            if let maskDirectory { try writeMask(result, to: OutputNaming.maskName(of: job.output), under: maskDirectory) }
             io.write = (clock.now - writeStart).milliseconds
             return .succeeded(job, sha256: hash.hex, result: result, status: source == .computed ? .ok : .cached,
                               files: files, io: io, ms: elapsed())

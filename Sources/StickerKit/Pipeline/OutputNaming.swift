@@ -7,7 +7,7 @@
 /// keeps `a.png` and each later one keeps its own extension too (`a.png.png`, then
 /// `a.png-2.png`, ...): deterministic, never a silent overwrite. With cards, a name is
 /// taken only when its card's name (`a.card.png`) is free too, and both are claimed.
-struct OutputNaming: Sendable {
+public struct OutputNaming: Sendable {
     let fileExtension: String
     let withCards: Bool
     private var claimed: Set<String> = []
@@ -39,6 +39,12 @@ struct OutputNaming: Sendable {
     /// The card written beside `output`: `trip/a.png` -> `trip/a.card.png`.
     static func cardName(of output: String) -> String {
         removingExtension(output) + ".card.png"
+    }
+
+    /// The full-frame mask written for `output` in the mask folder, always a PNG:
+    /// `trip/a.webp` -> `trip/a.png`. Outputs share one extension, so no two share a mask.
+    public static func maskName(of output: String) -> String {
+        removingExtension(output) + ".png"
     }
 
     /// `path` without `.` components, or only its last component when it is absolute or
