@@ -26,7 +26,8 @@ import TestSupport
         return (enumerator?.allObjects as? [URL] ?? []).filter { !$0.hasDirectoryPath }
     }
 
-    /// The cache's result entries (beside them, `inputs/` holds the recorded input hashes).
+    /// The cache's entries: results, and files and masks made from them (beside them,
+    /// `inputs/` holds the recorded input hashes).
     private func resultEntries(in cache: URL) -> [URL] {
         allFiles(in: cache).filter { $0.pathExtension == "stk" }
     }
@@ -40,7 +41,10 @@ import TestSupport
         if let cache {
             for file in allFiles(in: cache) {
                 let data = try Data(contentsOf: file)
-                let intact = file.pathExtension == "stk" ? DiskCacheEntry.decode(data) != nil : InputHashIndex.decode(data) != nil
+                let intact = file.pathExtension == "stk"
+                    ? DiskCacheEntry.decode(data) != nil || DiskCacheEntry.decodeFiles(data) != nil
+                        || DiskCacheEntry.decodeMask(data) != nil
+                    : InputHashIndex.decode(data) != nil
                 #expect(intact, "torn cache entry \(file.path)")
             }
         }

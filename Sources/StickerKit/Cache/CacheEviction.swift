@@ -11,7 +11,8 @@ import Glibc
 /// one `stat` per hit, a metadata write at most hourly per entry). Entries are only ever
 /// replaced by renaming, never rewritten in place, so the time means nothing else. Sizes
 /// are what the files take on disk (`st_blocks`, as `du` counts them). Only the cache's
-/// own files are touched: result entries (`xx/<64 hex>.stk`), the input index's entries
+/// own files are touched: result entries and the files and masks made from them (all
+/// `xx/<64 hex>.stk`), the input index's entries
 /// (`inputs/xx/<64 hex>`, see `InputHashIndex`), and the temporary files of a write
 /// whose process died before its rename, once they are `abandonedAge` old; anything else
 /// in the folder is neither counted nor removed. A process still using an entry another

@@ -11,8 +11,10 @@ import Glibc
 /// with a disk cache every later repeat is a disk hit. The disk layer is a
 /// content-addressed folder of checksummed entries written temp-then-rename, so two
 /// processes may share it, and a corrupt entry is a miss. A cache that cannot be written
-/// is a warning, never a failure. Beside the results, `InputHashIndex` remembers the
-/// content hash of unchanged input files, so a rerun need not read them.
+/// is a warning, never a failure. Beside the results it keeps the files a rendition made
+/// from them (`renderedFiles`) and their masks (`mask`), so a rerun with a style, a format,
+/// a preset, cards or masks need not make them again; and `InputHashIndex` remembers the content hash of unchanged
+/// input files, so a rerun need not read them.
 public actor ResultCache {
     /// Where a result came from.
     public enum Source: Sendable, Equatable {
@@ -46,9 +48,11 @@ public actor ResultCache {
         }
         let directory = directory
         let task = Task { () async throws -> (CachedResult, Source) in
-            if let stored = await ResultCache.load(key, from: directory) { return (stored, .disk) }
+            if let stored = await ResultCache.load(key, from: directory, decode: DiskCacheEntry.decode) {
+                return (stored, .disk)
+            }
             let result = try await compute()
-            await self.noteWrite(ResultCache.store(result, for: key, in: directory))
+            await self.noteWrite(ResultCache.store(key, in: directory) { try DiskCacheEntry.encode(result) })
             return (result, .computed)
         }
         inFlight[key] = task
@@ -66,7 +70,7 @@ public actor ResultCache {
             guard let (result, _) = try? await ResultCache.value(of: task) else { return nil }
             return (result, .memory)
         }
-        guard let stored = await ResultCache.load(key, from: directory) else { return nil }
+        guard let stored = await ResultCache.load(key, from: directory, decode: DiskCacheEntry.decode) else { return nil }
         remember(stored, for: key)
         return (stored, .disk)
     }
@@ -74,6 +78,29 @@ public actor ResultCache {
     /// Whether `result(for: key)` would be served without computing (an intact entry).
     public func contains(_ key: CacheKey) async -> Bool {
         await cached(key) != nil
+    }
+
+    /// The files a rendition made from a result, stored under `key`
+    /// (`CacheKey(rendering:as:)`), if an intact disk entry holds them.
+    public nonisolated func renderedFiles(_ key: CacheKey) async -> StickerRendition.Files? {
+        await ResultCache.load(key, from: directory, decode: DiskCacheEntry.decodeFiles)
+    }
+
+    /// Stores the files a rendition made under `key`, for later runs (disk only: a run
+    /// renders each result once); a failure to write is the cache's write warning.
+    public func store(_ files: StickerRendition.Files, for key: CacheKey) async {
+        noteWrite(await ResultCache.store(key, in: directory) { try DiskCacheEntry.encode(files) })
+    }
+
+    /// The full-frame mask PNG made from a result, stored under `key`
+    /// (`CacheKey(rendering:as: FullFrameMask.fingerprint)`), if an intact disk entry holds it.
+    public nonisolated func mask(_ key: CacheKey) async -> Data? {
+        await ResultCache.load(key, from: directory, decode: DiskCacheEntry.decodeMask)
+    }
+
+    /// Stores a full-frame mask PNG under `key`, as `store(_:for:)` stores files.
+    public func store(mask: Data, for key: CacheKey) async {
+        noteWrite(await ResultCache.store(key, in: directory) { try DiskCacheEntry.encode(mask: mask) })
     }
 
     /// The content hash recorded for the unchanged input file with this identity, if any.
@@ -126,12 +153,13 @@ public actor ResultCache {
 
     /// The intact entry for `key`, marked used (`CacheEviction.markUsed`).
     @concurrent
-    private static func load(_ key: CacheKey, from directory: URL?) async -> CachedResult? {
+    private static func load<Entry: Sendable>(_ key: CacheKey, from directory: URL?,
+                                              decode: @Sendable (Data) -> Entry?) async -> Entry? {
         guard let directory else { return nil }
         let path = entryURL(key, in: directory).path
-        guard let data = try? InputFile.mapped(path), let result = DiskCacheEntry.decode(data) else { return nil }
+        guard let data = try? InputFile.mapped(path), let entry = decode(data) else { return nil }
         CacheEviction.markUsed(path)
-        return result
+        return entry
     }
 
     @concurrent
@@ -149,14 +177,14 @@ public actor ResultCache {
         }
     }
 
-    /// Writes the entry; returns a one-line problem instead of throwing.
+    /// Writes the entry `encode` makes; returns a one-line problem instead of throwing.
     @concurrent
-    private static func store(_ result: CachedResult, for key: CacheKey, in directory: URL?) async -> String? {
+    private static func store(_ key: CacheKey, in directory: URL?, encode: @Sendable () throws -> Data) async -> String? {
         guard let directory else { return nil }
         do {
             let url = entryURL(key, in: directory)
             try ContainedFolder.createParents(of: url, under: directory)
-            try AtomicFile.write(try DiskCacheEntry.encode(result), to: url)
+            try AtomicFile.write(try encode(), to: url)
             return nil
         } catch {
             return "cache not written (\(error))"

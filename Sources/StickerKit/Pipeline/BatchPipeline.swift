@@ -19,7 +19,7 @@ public struct BatchPipeline: Sendable {
     /// When set, each sticker's full-frame alpha mask (`FullFrameMask`) is written here too,
     /// as a PNG at the sticker's relative path (`OutputNaming.maskName(of:)`).
     public var maskDirectory: URL?
-    /// How each result becomes files (style, preset, card); plain PNG by default.
+    /// How each result becomes files (style, format, preset, card); plain PNG by default.
     public var rendition: StickerRendition
     public var jobs: Int
 
@@ -97,19 +97,22 @@ public struct BatchPipeline: Sendable {
         var io = StageTimings()
         do {
             try Task.checkCancellation()
-            let (hash, result, source) = try await resolve(job, io: &io)
+            let (hash, key, result, source) = try await resolve(job, io: &io)
             sha256 = hash.hex
             try Task.checkCancellation()
-            let files: StickerRendition.Files
-            (files, io.render) = try StageTimings.measure { try rendition.render(result, isFirst: job.index == 0) }
+            let renderStart = clock.now
+            let files = try await rendered(result, key: key)
+            let trayIcon = job.index == 0 ? try rendition.trayIcon(for: result) : nil
+            let mask = maskDirectory == nil ? nil : try await self.mask(of: result, key: key)
+            io.render = (clock.now - renderStart).milliseconds
             try Task.checkCancellation()
             let writeStart = clock.now
             try writeIfChanged(files.sticker, to: job.output, under: outputDirectory)
             if let card = files.card, let name = job.card { try writeIfChanged(card, to: name, under: outputDirectory) }
-            if let tray = files.trayIcon {
-                try writeIfChanged(tray, to: StickerRendition.trayIconName, under: outputDirectory)
+            if let trayIcon { try writeIfChanged(trayIcon, to: StickerRendition.trayIconName, under: outputDirectory) }
+            if let mask, let maskDirectory {
+                try writeIfChanged(mask, to: OutputNaming.maskName(of: job.output), under: maskDirectory)
             }
-            if let maskDirectory { try writeMask(result, to: OutputNaming.maskName(of: job.output), under: maskDirectory) }
             io.write = (clock.now - writeStart).milliseconds
             return .succeeded(job, sha256: hash.hex, result: result, status: source == .computed ? .ok : .cached,
                               files: files, io: io, ms: elapsed())
@@ -120,26 +123,46 @@ public struct BatchPipeline: Sendable {
         }
     }
 
-    /// The input's content hash and result: straight from the cache when the cache has
-    /// recorded this unchanged file's hash and holds its result (no read, no hash), else
-    /// read, hashed, and found in or added to the cache.
+    /// The input's content hash, its result's key and the result: straight from the cache
+    /// when the cache has recorded this unchanged file's hash and holds its result (no
+    /// read, no hash), else read, hashed, and found in or added to the cache.
     private func resolve(_ job: BatchJob, io: inout StageTimings)
-        async throws -> (ContentHash, CachedResult, ResultCache.Source) {
+        async throws -> (ContentHash, CacheKey, CachedResult, ResultCache.Source) {
         let (identity, recorded) = await recordedHash(of: job.path)
-        if let recorded,
-           let (result, source) = await cache.cached(CacheKey(content: recorded, fingerprint: processor.fingerprint)) {
-            return (recorded, result, source)
+        if let recorded {
+            let key = CacheKey(content: recorded, fingerprint: processor.fingerprint)
+            if let (result, source) = await cache.cached(key) { return (recorded, key, result, source) }
         }
         let data: Data
         (data, io.read) = try StageTimings.measure { () throws(InputFileError) in try InputFile.read(job.path) }
         let hash: ContentHash
         (hash, io.hash) = StageTimings.measure { ContentHash(of: data) }
         let processor = processor
-        let (result, source) = try await cache.result(for: CacheKey(content: hash, fingerprint: processor.fingerprint)) {
-            CachedResult(try await processor.process(data))
-        }
+        let key = CacheKey(content: hash, fingerprint: processor.fingerprint)
+        let (result, source) = try await cache.result(for: key) { CachedResult(try await processor.process(data)) }
         if let identity, hash != recorded { await cache.record(hash, for: identity) }
-        return (hash, result, source)
+        return (hash, key, result, source)
+    }
+
+    /// The files to write for `result` (under `key`): what the cache kept from an earlier
+    /// run's rendition, else made by the rendition and kept. A plain sticker is the
+    /// result's PNG, nothing to make or keep.
+    private func rendered(_ result: CachedResult, key: CacheKey) async throws -> StickerRendition.Files {
+        guard let fingerprint = rendition.fingerprint else { return try rendition.render(result) }
+        let renderedKey = CacheKey(rendering: key, as: fingerprint)
+        if let stored = await cache.renderedFiles(renderedKey) { return stored }
+        let files = try rendition.render(result)
+        await cache.store(files, for: renderedKey)
+        return files
+    }
+
+    /// `result`'s full-frame mask PNG: kept by the cache from an earlier run, else made and kept.
+    private func mask(of result: CachedResult, key: CacheKey) async throws -> Data {
+        let maskKey = CacheKey(rendering: key, as: FullFrameMask.fingerprint)
+        if let stored = await cache.mask(maskKey) { return stored }
+        let png = try FullFrameMask.png(of: result)
+        await cache.store(mask: png, for: maskKey)
+        return png
     }
 
     /// The input's `stat` identity, and the content hash the cache recorded for it while
@@ -147,14 +170,6 @@ public struct BatchPipeline: Sendable {
     private func recordedHash(of path: RawPath) async -> (identity: InputIdentity?, hash: ContentHash?) {
         guard let identity = InputIdentity(path) else { return (nil, nil) }
         return (identity, await cache.recordedHash(for: identity))
-    }
-
-    private func writeMask(_ result: CachedResult, to relativePath: String, under folder: URL) throws {
-        let sticker = try ImageDecoder.decode(result.png).image
-        let mask = FullFrameMask.render(sticker: sticker, crop: result.crop, scale: result.scale,
-                                        sourceWidth: result.sourceWidth, sourceHeight: result.sourceHeight)
-        try writeIfChanged(try PNGEncoder().encodeGrey(mask.plane, width: mask.width, height: mask.height),
-                           to: relativePath, under: folder)
     }
 
     /// Writes atomically at `relativePath` inside `folder` (never through a link that would

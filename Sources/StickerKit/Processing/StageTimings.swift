@@ -1,8 +1,8 @@
 /// Milliseconds spent in each stage of processing one photo. `decode` through `encode` are
 /// measured when the result is computed (and kept in the cache); `segment` is the part of
 /// `sticker` that found the subject at working size (0 when the photo's own alpha was
-/// kept); `read`, `hash`, `render` (style, preset, card; 0 for a plain sticker) and
-/// `write` are this run's.
+/// kept); `read`, `hash`, `render` (style, format, preset, card, mask, or
+/// finding them in the cache; 0 for a plain sticker) and `write` are this run's.
 public struct StageTimings: Sendable, Hashable, Codable {
     public var read: Double = 0
     public var hash: Double = 0

@@ -3,7 +3,10 @@ import FoundationEssentials
 /// What is written for each sticker, made from its cached result at write time (so the
 /// costly extraction is cached once, whatever the look, the format or the platform): the
 /// style (outline, shadow), the file format, a platform preset's canvas, format and byte
-/// limit, and a card.
+/// limit, and a card. What it makes is cached too, under the result's key and
+/// `fingerprint` (`ResultCache.renderedFiles`), since making it can cost more than a warm
+/// rerun's everything else (a WhatsApp preset's search for a quality under the byte
+/// limit, hundreds of milliseconds a sticker).
 public struct StickerRendition: Sendable, Hashable {
     public var style: StickerStyle
     /// The sticker file's format; a preset's own format takes its place.
@@ -27,36 +30,52 @@ public struct StickerRendition: Sendable, Hashable {
     /// Name of the tray icon in the output folder.
     public static let trayIconName = "tray.png"
 
+    /// The version of what `render` makes from a result: bump it when a renderer or an
+    /// encoder it uses changes its output, so cached renditions are made again.
+    static let version = 1
+
     /// The sticker file's extension: the preset's format's, else `format`'s.
     public var fileExtension: String {
         guard let preset else { return format.fileExtension }
         return preset.format == .webp ? "webp" : "png"
     }
 
+    /// Names everything that decides the files `render` makes, for the cache; nil when it
+    /// makes nothing (the sticker is the result's PNG as it is).
+    public var fingerprint: String? {
+        guard !style.isPlain || format != .png || preset != nil || writesCard else { return nil }
+        let color = style.outlineColor.map { $0.hexDigits() }.joined()
+        return "rendition \(Self.version);outline=\(style.outline),\(color);shadow=\(style.shadow);format=\(format);"
+            + "preset=\(preset?.description ?? "none");card=\(writesCard)"
+    }
+
     /// The bytes to write for one result.
-    public struct Files: Sendable {
+    public struct Files: Sendable, Equatable {
         public var sticker: Data
         /// The sticker file's pixel size.
         public var width: Int
         public var height: Int
         public var card: Data?
-        /// The set's tray icon, made from the first input only.
-        public var trayIcon: Data?
     }
 
-    /// The files for `result`; `isFirst` marks the batch's first input (its tray icon).
-    public func render(_ result: CachedResult, isFirst: Bool = false) throws -> Files {
-        guard !style.isPlain || format != .png || preset != nil || writesCard else {
-            return Files(sticker: result.png, width: result.width, height: result.height)
-        }
+    /// The files for `result`.
+    public func render(_ result: CachedResult) throws -> Files {
+        guard fingerprint != nil else { return Files(sticker: result.png, width: result.width, height: result.height) }
         let styled = StickerStylist.apply(style, to: try ImageDecoder.decode(result.png).image)
         let card = writesCard ? try PNGEncoder().encode(CardRenderer.render(styled, gradient: result.colors.gradient)) : nil
         if let preset {
-            let (sticker, size) = try PresetRenderer.render(styled, preset: preset)
-            let tray = isFirst && writesTrayIcon ? try PresetRenderer.trayIcon(styled, preset: preset) : nil
-            return Files(sticker: sticker, width: size.width, height: size.height, card: card, trayIcon: tray)
+            let (file, size) = try PresetRenderer.render(styled, preset: preset)
+            return Files(sticker: file, width: size.width, height: size.height, card: card)
         }
-        let sticker = style.isPlain && format == .png ? result.png : try format.encode(styled)
-        return Files(sticker: sticker, width: styled.width, height: styled.height, card: card)
+        let file = style.isPlain && format == .png ? result.png : try format.encode(styled)
+        return Files(sticker: file, width: styled.width, height: styled.height, card: card)
+    }
+
+    /// The preset's tray icon made from `result`, or nil when the preset has none or this
+    /// run leaves it to another shard. Made for the batch's first input only, so not cached.
+    public func trayIcon(for result: CachedResult) throws -> Data? {
+        guard writesTrayIcon, let preset, preset.trayIcon != nil else { return nil }
+        return try PresetRenderer.trayIcon(StickerStylist.apply(style, to: try ImageDecoder.decode(result.png).image),
+                                           preset: preset)
     }
 }

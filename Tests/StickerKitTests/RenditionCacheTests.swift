@@ -1,0 +1,123 @@
+import Foundation
+@testable import StickerKit
+import Testing
+import TestSupport
+
+/// The files a rendition makes (style, format, preset, card) and the full-frame masks are
+/// kept in the disk cache beside the results, so a rerun with them need not make them again.
+@Suite struct RenditionCacheTests {
+    let rendition = StickerRendition(style: StickerStyle(outline: 4), format: .webp(quality: nil), writesCard: true)
+
+    /// The keys of the rendition's files and of the mask for each photo in `folder`.
+    private func keys(_ folder: URL) throws -> [(name: String, files: CacheKey, mask: CacheKey)] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { name in
+            let result = CacheKey(content: ContentHash(of: try Data(contentsOf: folder.appendingPathComponent(name))),
+                                  fingerprint: PhotoProcessor().fingerprint)
+            return (OutputNaming.removingExtension(name), CacheKey(rendering: result, as: try #require(rendition.fingerprint)),
+                    CacheKey(rendering: result, as: FullFrameMask.fingerprint))
+        }
+    }
+
+    private func run(_ folder: URL, cache: URL, output: URL, masks: URL) async -> [ManifestItem] {
+        let pipeline = BatchPipeline(processor: PhotoProcessor(), cache: ResultCache(directory: cache), outputDirectory: output,
+                                     maskDirectory: masks, rendition: rendition)
+        var items: [ManifestItem] = []
+        _ = await pipeline.run(BatchInputs([.path(folder.path)], rendition: rendition)) { event in
+            if case .finished(let item) = event { items.append(item) }
+            if case .cached(let item) = event { items.append(item) }
+        }
+        return items
+    }
+
+    /// The first run keeps exactly the files it wrote; the second writes what the cache
+    /// holds (entries replaced here by stand-ins, so nothing made anew could pass).
+    @Test func aRerunWritesTheKeptFilesAndMasks() async throws {
+        let photos = PipelineTests.photoFolder(count: 2)
+        let cacheFolder = TestFiles.temporaryFolder("cache")
+        let (out1, masks1) = (TestFiles.temporaryFolder("out1"), TestFiles.temporaryFolder("masks1"))
+        #expect(await run(photos, cache: cacheFolder, output: out1, masks: masks1).count == 2)
+        let cache = ResultCache(directory: cacheFolder)
+        for (name, filesKey, maskKey) in try keys(photos) {
+            let kept = try #require(await cache.renderedFiles(filesKey))
+            #expect(kept.sticker == (try Data(contentsOf: out1.appendingPathComponent(name + ".webp"))))
+            #expect(kept.card == (try Data(contentsOf: out1.appendingPathComponent(name + ".card.png"))))
+            #expect(await cache.mask(maskKey) == (try Data(contentsOf: masks1.appendingPathComponent(name + ".png"))))
+            let standIn = StickerRendition.Files(sticker: Data("sticker \(name)".utf8), width: 7, height: 5,
+                                                 card: Data("card \(name)".utf8))
+            try DiskCacheEntry.encode(standIn).write(to: ResultCache.entryURL(filesKey, in: cacheFolder))
+            try DiskCacheEntry.encode(mask: Data("mask \(name)".utf8)).write(to: ResultCache.entryURL(maskKey, in: cacheFolder))
+        }
+        let (out2, masks2) = (TestFiles.temporaryFolder("out2"), TestFiles.temporaryFolder("masks2"))
+        let items = await run(photos, cache: cacheFolder, output: out2, masks: masks2)
+        #expect(items.count == 2 && items.allSatisfy { $0.status == .cached && $0.width == 7 && $0.height == 5 })
+        for (name, _, _) in try keys(photos) {
+            #expect(try Data(contentsOf: out2.appendingPathComponent(name + ".webp")) == Data("sticker \(name)".utf8))
+            #expect(try Data(contentsOf: out2.appendingPathComponent(name + ".card.png")) == Data("card \(name)".utf8))
+            #expect(try Data(contentsOf: masks2.appendingPathComponent(name + ".png")) == Data("mask \(name)".utf8))
+        }
+    }
+
+    /// A damaged entry is a miss: the files are made again, the same bytes, and kept again.
+    @Test(arguments: PipelineTests.EntryDamage.allCases)
+    func aDamagedEntryIsMadeAgain(_ damage: PipelineTests.EntryDamage) async throws {
+        let photos = PipelineTests.photoFolder(count: 1)
+        let cacheFolder = TestFiles.temporaryFolder("cache")
+        let (out1, masks1) = (TestFiles.temporaryFolder("out1"), TestFiles.temporaryFolder("masks1"))
+        _ = await run(photos, cache: cacheFolder, output: out1, masks: masks1)
+        let (name, filesKey, maskKey) = try #require(try keys(photos).first)
+        for key in [filesKey, maskKey] {
+            let entry = ResultCache.entryURL(key, in: cacheFolder)
+            var bytes = try Data(contentsOf: entry)
+            damage.apply(to: &bytes)
+            try bytes.write(to: entry)
+        }
+        let cache = ResultCache(directory: cacheFolder)
+        let (damagedFiles, damagedMask) = (await cache.renderedFiles(filesKey), await cache.mask(maskKey))
+        #expect(damagedFiles == nil && damagedMask == nil)
+        let (out2, masks2) = (TestFiles.temporaryFolder("out2"), TestFiles.temporaryFolder("masks2"))
+        #expect(await run(photos, cache: cacheFolder, output: out2, masks: masks2).first?.status == .cached)
+        for file in [name + ".webp", name + ".card.png"] {
+            #expect(try Data(contentsOf: out2.appendingPathComponent(file)) == Data(contentsOf: out1.appendingPathComponent(file)))
+        }
+        let mask = try Data(contentsOf: masks2.appendingPathComponent(name + ".png"))
+        #expect(mask == (try Data(contentsOf: masks1.appendingPathComponent(name + ".png"))))
+        let (keptFiles, keptMask) = (await cache.renderedFiles(filesKey), await cache.mask(maskKey))
+        #expect(keptFiles != nil && keptMask == mask)
+    }
+
+    /// Every choice that changes the files changes the fingerprint; the tray icon (made
+    /// anew for the first input) does not; a plain PNG sticker has none (nothing is made).
+    @Test func theFingerprintNamesEveryChoiceThatChangesTheFiles() {
+        #expect(StickerRendition().fingerprint == nil)
+        #expect(StickerRendition(writesTrayIcon: false).fingerprint == nil)
+        let variants = [
+            StickerRendition(style: StickerStyle(outline: 4)),
+            StickerRendition(style: StickerStyle(outline: 5)),
+            StickerRendition(style: StickerStyle(outline: 4, outlineColor: [0, 0, 0])),
+            StickerRendition(style: StickerStyle(outline: 4, shadow: true)),
+            StickerRendition(style: StickerStyle(shadow: true)),
+            StickerRendition(format: .webp(quality: nil)),
+            StickerRendition(format: .webp(quality: 90)),
+            StickerRendition(format: .webp(quality: 80)),
+            StickerRendition(preset: .telegram),
+            StickerRendition(preset: .imessage(size: 300)),
+            StickerRendition(preset: .imessage(size: 408)),
+            StickerRendition(writesCard: true),
+            StickerRendition(style: StickerStyle(outline: 4), writesCard: true),
+        ]
+        let fingerprints = variants.compactMap(\.fingerprint)
+        #expect(fingerprints.count == variants.count && Set(fingerprints).count == variants.count)
+        #expect(StickerRendition(preset: .whatsapp, writesTrayIcon: false).fingerprint
+                == StickerRendition(preset: .whatsapp).fingerprint)
+    }
+
+    /// An entry of one kind is never read as another (a result, a rendition's files, a mask).
+    @Test func entriesDecodeOnlyAsTheirOwnKind() throws {
+        let files = StickerRendition.Files(sticker: Data([1, 2, 3]), width: 3, height: 1, card: nil)
+        let filesEntry = try DiskCacheEntry.encode(files), maskEntry = try DiskCacheEntry.encode(mask: Data([9, 8]))
+        #expect(DiskCacheEntry.decodeFiles(filesEntry) == files)
+        #expect(DiskCacheEntry.decodeMask(maskEntry) == Data([9, 8]))
+        #expect(DiskCacheEntry.decode(filesEntry) == nil && DiskCacheEntry.decode(maskEntry) == nil)
+        #expect(DiskCacheEntry.decodeFiles(maskEntry) == nil && DiskCacheEntry.decodeMask(filesEntry) == nil)
+    }
+}
