@@ -122,6 +122,29 @@ import TestSupport
         #expect(throws: PresetError.self) { try PresetRenderer.render(grainy, preset: .whatsapp, byteLimit: 2000) }
     }
 
+    /// WhatsApp's WebP: lossless when that fits, else the highest lossy quality that fits
+    /// (the top one, 95, when it does; else found below it).
+    @Test func whatsAppTakesLosslessWhenItFitsElseTheHighestLossyQualityThatFits() throws {
+        let flat = discSticker(radius: 100, size: 240)
+        let (lossless, _) = try PresetRenderer.render(flat, preset: .whatsapp)
+        #expect(lossless == (try WebPEncoder().encode(PresetRenderer.place(flat, on: StickerPreset.whatsapp.canvas))))
+        var scene = Scene(width: 300, height: 300, background: .texture([120, 140, 90], amplitude: 80),
+                          shapes: [(.disc(x: 150, y: 150, radius: 100), [200, 40, 40])])
+        scene.noise = 6
+        let grainy = scene.render().image
+        let placed = PresetRenderer.place(grainy, on: StickerPreset.whatsapp.canvas)
+        let top = try WebPEncoder(quality: 95).encode(placed)
+        let losslessGrainy = try WebPEncoder().encode(placed)
+        #expect(losslessGrainy.count > top.count, "lossless is the larger")
+        let (atTop, _) = try PresetRenderer.render(grainy, preset: .whatsapp, byteLimit: top.count)
+        #expect(atTop == top)
+        let limit = top.count * 2 / 3
+        let (below, _) = try PresetRenderer.render(grainy, preset: .whatsapp, byteLimit: limit)
+        let quality = try #require(try (5..<95).last { try WebPEncoder(quality: $0).encode(placed) == below })
+        let aboveIt = try WebPEncoder(quality: quality + 1).encode(placed)
+        #expect(below.count <= limit && aboveIt.count > limit)
+    }
+
     @Test func webPRoundTrips() throws {
         let sticker = discSticker(radius: 20, size: 48)
         let decoded = try ImageDecoder.decode(try WebPEncoder().encode(sticker))
