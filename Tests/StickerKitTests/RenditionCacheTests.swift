@@ -120,4 +120,23 @@ import TestSupport
         #expect(DiskCacheEntry.decode(filesEntry) == nil && DiskCacheEntry.decode(maskEntry) == nil)
         #expect(DiskCacheEntry.decodeFiles(maskEntry) == nil && DiskCacheEntry.decodeMask(filesEntry) == nil)
     }
+
+    /// An entry whose metadata names lengths its payload does not have (the checksum covers
+    /// only the payload) is a miss, however large the numbers.
+    @Test(arguments: [(3, 1), (4, 2), (Int.max, 1), (-1, 6), (3, Int.min), (Int.min, Int.max)])
+    func lengthsThatDoNotAddUpAreAMiss(sticker: Int, card: Int) throws {
+        let files = StickerRendition.Files(sticker: Data([1, 2, 3]), width: 3, height: 1, card: Data([4, 5]))
+        let entry = try DiskCacheEntry.encode(files)
+        let header = 6 + 8
+        let length = entry[6..<header].reduce(0) { $0 << 8 | Int($1) }
+        let json = String(decoding: entry[header..<header + length], as: UTF8.self)
+        #expect(json.contains("\"sticker\":3") && json.contains("\"card\":2"))
+        let lying = Data(json.replacingOccurrences(of: "\"sticker\":3", with: "\"sticker\":\(sticker)")
+            .replacingOccurrences(of: "\"card\":2", with: "\"card\":\(card)").utf8)
+        var forged = entry.prefix(6)
+        forged.append(contentsOf: (0..<8).reversed().map { UInt8(truncatingIfNeeded: lying.count >> ($0 * 8)) })
+        forged.append(lying)
+        forged.append(entry[(header + length)...])
+        #expect(DiskCacheEntry.decodeFiles(forged) == nil)
+    }
 }

@@ -62,7 +62,7 @@ enum DiskCacheEntry {
     static func decodeFiles(_ data: Data) -> StickerRendition.Files? {
         guard let (metadata, payload) = decode(renditionKind, RenditionMetadata.self, from: data) else { return nil }
         let card = metadata.card ?? 0
-        guard metadata.sticker >= 0, card >= 0, metadata.sticker + card == payload.count else { return nil }
+        guard (0...payload.count).contains(metadata.sticker), card == payload.count - metadata.sticker else { return nil }
         // Slices: they share the bytes read.
         let stickerEnd = payload.startIndex + metadata.sticker
         return StickerRendition.Files(sticker: payload[..<stickerEnd], width: metadata.width, height: metadata.height,
