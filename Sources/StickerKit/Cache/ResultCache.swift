@@ -12,9 +12,9 @@ import Glibc
 /// content-addressed folder of checksummed entries written temp-then-rename, so two
 /// processes may share it, and a corrupt entry is a miss. A cache that cannot be written
 /// is a warning, never a failure. Beside the results it keeps the files a rendition made
-/// from them (`renderedFiles`) and their masks (`mask`), so a rerun with a style, a format,
-/// a preset, cards or masks need not make them again; and `InputHashIndex` remembers the content hash of unchanged
-/// input files, so a rerun need not read them.
+/// from them (`renderedFiles`) and their masks (`mask`), so a rerun with a style, a
+/// format, a preset, cards or masks need not make them again; and `InputHashIndex`
+/// remembers the content hash of unchanged input files, so a rerun need not read them.
 public actor ResultCache {
     /// Where a result came from.
     public enum Source: Sendable, Equatable {
