@@ -28,11 +28,14 @@ import TestSupport
         stride(from: 3, to: image.pixels.count, by: 4).filter { image.pixels[$0] >= 128 }.count
     }
 
-    @Test func distanceTransformIsExact() {
+    /// Exact everywhere, or exact nearer than a limit and infinite beyond it; also with
+    /// features so sparse that whole columns and rows have none.
+    @Test(arguments: [(UInt64(13), Float.infinity), (13, 3.5), (97, .infinity), (97, 2)] as [(UInt64, Float)])
+    func distanceTransformIsExact(sparseness: UInt64, limit: Float) {
         var generator = SplitMix64(seed: 7)
         let width = 23, height = 17
-        let features = (0..<width * height).map { _ in generator.next() % 13 == 0 }
-        let distances = DistanceTransform.distances(width: width, height: height) { features[$0] }
+        let features = (0..<width * height).map { _ in generator.next() % sparseness == 0 }
+        let distances = DistanceTransform.distances(width: width, height: height, within: limit) { features[$0] }
         for index in features.indices {
             let (x, y) = (index % width, index / width)
             var best = Float.infinity
@@ -40,7 +43,22 @@ import TestSupport
                 let dx = Float(other % width - x), dy = Float(other / width - y)
                 best = min(best, (dx * dx + dy * dy).squareRoot())
             }
-            #expect(abs(distances[index] - best) < 1e-4, "at \(x),\(y)")
+            if best < limit {
+                #expect(abs(distances[index] - best) < 1e-4, "at \(x),\(y)")
+            } else {
+                #expect(distances[index] == .infinity, "at \(x),\(y)")
+            }
+        }
+    }
+
+    /// `roundedByte` is `UInt8(min(255, max(0, value.rounded())))`, ties and ends included.
+    @Test func roundedByteRoundsHalfAwayFromZeroAndClamps() {
+        var values: [Float] = [-3, -0.5, -0.0001, 0, 0.49999997, 0.5, 1.5, 2.5, 127.5, 254.49998, 254.5, 255, 300, .nan]
+        var generator = SplitMix64(seed: 3)
+        values += (0..<10_000).map { _ in Float(generator.next() % 2_700_000) / 10_000 - 5 }
+        for value in values {
+            let expected = value.isNaN ? 0 : UInt8(min(255, max(0, value.rounded())))
+            #expect(StickerStylist.roundedByte(value) == expected, "\(value)")
         }
     }
 
