@@ -51,17 +51,6 @@ import TestSupport
         }
     }
 
-    /// `roundedByte` is `UInt8(min(255, max(0, value.rounded())))`, ties and ends included.
-    @Test func roundedByteRoundsHalfAwayFromZeroAndClamps() {
-        var values: [Float] = [-3, -0.5, -0.0001, 0, 0.49999997, 0.5, 1.5, 2.5, 127.5, 254.49998, 254.5, 255, 300, .nan]
-        var generator = SplitMix64(seed: 3)
-        values += (0..<10_000).map { _ in Float(generator.next() % 2_700_000) / 10_000 - 5 }
-        for value in values {
-            let expected = value.isNaN ? 0 : UInt8(min(255, max(0, value.rounded())))
-            #expect(StickerStylist.roundedByte(value) == expected, "\(value)")
-        }
-    }
-
     @Test func outlineIsEvenAndTheCanvasGrows() {
         let sticker = discSticker(radius: 30, size: 80)
         let outlined = StickerStylist.apply(StickerStyle(outline: 10, outlineColor: [255, 255, 255]), to: sticker)

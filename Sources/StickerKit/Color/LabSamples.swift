@@ -70,7 +70,7 @@ public struct LabSamples: Sendable {
         for i in 0..<count {
             let alpha = proxy[i * 4 + 3]
             guard alpha > 1e-3 else { continue }
-            let channel = { (c: Int) in UInt8(min(255, max(0, proxy[i * 4 + c].rounded()))) }
+            let channel = { (c: Int) in UInt8(roundingClamped: proxy[i * 4 + c]) }
             colors.append(LabColor(red: channel(0), green: channel(1), blue: channel(2)).vector)
             weights.append(alpha)
             totalWeight += alpha

@@ -9,21 +9,28 @@ public enum CardRenderer {
         let top = gradient.first.map(rgb) ?? SIMD3<Float>(240, 240, 240)
         let bottom = gradient.dropFirst().first.map(rgb) ?? top
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
-        for y in 0..<height {
-            let t = height > 1 ? Float(y) / Float(height - 1) : 0
-            let background = top + (bottom - top) * t
-            for x in 0..<width {
-                var color = background
-                let sx = x - border, sy = y - border
-                if sx >= 0, sy >= 0, sx < sticker.width, sy < sticker.height {
-                    let source = (sy * sticker.width + sx) * 4
-                    let alpha = Float(sticker.pixels[source + 3]) / 255
-                    let front = SIMD3<Float>(Float(sticker.pixels[source]), Float(sticker.pixels[source + 1]),
-                                             Float(sticker.pixels[source + 2]))
-                    color = front * alpha + background * (1 - alpha)
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            sticker.pixels.withUnsafeBufferPointer { source in
+                for y in 0..<height {
+                    let t = height > 1 ? Float(y) / Float(height - 1) : 0
+                    let background = top + (bottom - top) * t
+                    let red = UInt8(roundingClamped: background.x), green = UInt8(roundingClamped: background.y)
+                    let blue = UInt8(roundingClamped: background.z)
+                    let sy = y - border
+                    let inside = sy >= 0 && sy < sticker.height
+                    for x in 0..<width {
+                        let index = (y * width + x) * 4, sx = x - border
+                        guard inside, sx >= 0, sx < sticker.width else {
+                            (pixels[index], pixels[index + 1], pixels[index + 2]) = (red, green, blue)
+                            continue
+                        }
+                        let from = (sy * sticker.width + sx) * 4
+                        let alpha = Float(source[from + 3]) / 255
+                        let front = SIMD3<Float>(Float(source[from]), Float(source[from + 1]), Float(source[from + 2]))
+                        let color = front * alpha + background * (1 - alpha)
+                        for c in 0..<3 { pixels[index + c] = UInt8(roundingClamped: color[c]) }
+                    }
                 }
-                let index = (y * width + x) * 4
-                for c in 0..<3 { pixels[index + c] = UInt8(min(255, max(0, color[c].rounded()))) }
             }
         }
         return RGBAImage(width: width, height: height, pixels: pixels)

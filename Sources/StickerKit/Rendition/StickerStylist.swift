@@ -52,24 +52,13 @@ public enum StickerStylist {
                 }
                 pixels.withUnsafeMutableBufferPointer { pixels in
                     for index in alpha.indices where alpha[index] > 0 {
-                        for c in 0..<3 { pixels[index * 4 + c] = roundedByte(color[index][c]) }
-                        pixels[index * 4 + 3] = roundedByte(alpha[index] * 255)
+                        for c in 0..<3 { pixels[index * 4 + c] = UInt8(roundingClamped: color[index][c]) }
+                        pixels[index * 4 + 3] = UInt8(roundingClamped: alpha[index] * 255)
                     }
                 }
             }
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
-    }
-
-    /// `value` clamped to 0...255 and rounded half away from zero, as
-    /// `UInt8(min(255, max(0, value.rounded())))` gives it, without a call to libm's
-    /// `roundf` per channel (it took a sixth of styling a sticker): a clamped value's
-    /// whole part is its truncation, and its fraction is exact.
-    @inline(__always)
-    static func roundedByte(_ value: Float) -> UInt8 {
-        let clamped = min(255, max(0, value))
-        let whole = Int(clamped)
-        return UInt8(clamped - Float(whole) >= 0.5 ? whole + 1 : whole)
     }
 
     /// Puts a layer of `rgb` at `coverage` under the pixel (straight alpha "over").

@@ -34,9 +34,9 @@ enum AlphaResampler {
         var output = [UInt8](repeating: 0, count: width * height * 4)
         for i in 0..<(width * height) {
             let a = scaled[i * 4 + 3]
-            let alpha = UInt8(min(255, max(0, a.rounded())))
+            let alpha = UInt8(roundingClamped: a)
             guard alpha > 0 else { continue }
-            for c in 0..<3 { output[i * 4 + c] = UInt8(min(255, max(0, (scaled[i * 4 + c] * 255 / a).rounded()))) }
+            for c in 0..<3 { output[i * 4 + c] = UInt8(roundingClamped: scaled[i * 4 + c] * 255 / a) }
             output[i * 4 + 3] = alpha
         }
         return RGBAImage(width: width, height: height, pixels: output)
