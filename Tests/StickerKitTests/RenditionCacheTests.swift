@@ -77,7 +77,9 @@ import TestSupport
         let (out2, masks2) = (TestFiles.temporaryFolder("out2"), TestFiles.temporaryFolder("masks2"))
         #expect(await run(photos, cache: cacheFolder, output: out2, masks: masks2).first?.status == .cached)
         for file in [name + ".webp", name + ".card.png"] {
-            #expect(try Data(contentsOf: out2.appendingPathComponent(file)) == Data(contentsOf: out1.appendingPathComponent(file)))
+            let (again, first) = (try Data(contentsOf: out2.appendingPathComponent(file)),
+                                  try Data(contentsOf: out1.appendingPathComponent(file)))
+            #expect(again == first, "\(file)")
         }
         let mask = try Data(contentsOf: masks2.appendingPathComponent(name + ".png"))
         #expect(mask == (try Data(contentsOf: masks1.appendingPathComponent(name + ".png"))))

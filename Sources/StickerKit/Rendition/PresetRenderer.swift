@@ -17,7 +17,8 @@ public enum PresetRenderer {
         let limit = byteLimit ?? preset.byteLimit
         var smallest = Int.max
         let fitting = preset.format == .webp
-            ? try losslessWebP(placed, limit: limit, smallest: &smallest) ?? bestLossyWebP(placed, limit: limit, smallest: &smallest)
+            ? try losslessWebP(placed, limit: limit, smallest: &smallest)
+                ?? bestLossyWebP(placed, limit: limit, smallest: &smallest)
             : try firstFitting(placed, limit: limit, smallest: &smallest)
         if let fitting { return (fitting, size) }
         throw PresetError.overByteLimit(preset: preset, bytes: smallest, limit: limit)
