@@ -101,7 +101,8 @@ cic_status cic_webp_read(cic_webp_decoder *decoder, uint8_t *rgba, char *message
 void cic_webp_close(cic_webp_decoder *decoder) { free(decoder); }
 
 cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int method,
-                           uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
+                           int lossless_effort, uint8_t **out, size_t *out_length, char *message,
+                           size_t message_capacity) {
     *out = NULL;
     *out_length = 0;
     if (width == 0 || height == 0 || width > WEBP_MAX_DIMENSION || height > WEBP_MAX_DIMENSION) {
@@ -110,10 +111,12 @@ cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height,
         return CIC_ERR_ARGUMENT;
     }
     // As libwebp's simple API (WebPEncodeRGBA, WebPEncodeLosslessRGBA, whose lossless
-    // effort is 70), with the method chosen.
+    // effort is 70), with the method and the lossless effort chosen.
     WebPConfig config;
     WebPPicture picture;
-    if (!WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, quality < 0 ? 70 : (float)quality) || !WebPPictureInit(&picture)) {
+    int effort = lossless_effort < 0 ? 0 : lossless_effort > 100 ? 100 : lossless_effort;
+    float preset_quality = (float)(quality < 0 ? effort : quality);
+    if (!WebPConfigPreset(&config, WEBP_PRESET_DEFAULT, preset_quality) || !WebPPictureInit(&picture)) {
         cic_set_message(message, message_capacity, "libwebp does not match the headers it was built with");
         return CIC_ERR_UNSUPPORTED;
     }

@@ -314,7 +314,7 @@ static int write_webps(const char *folder) {
         uint8_t *bytes = NULL;
         size_t length = 0;
         char message[CIC_MESSAGE_CAPACITY];
-        if (cic_webp_encode(rgba, 24, 16, qualities[i], 4, &bytes, &length, message, sizeof message) != CIC_OK) {
+        if (cic_webp_encode(rgba, 24, 16, qualities[i], 4, 70, &bytes, &length, message, sizeof message) != CIC_OK) {
             failures++;
             continue;
         }

@@ -168,9 +168,10 @@ void cic_heif_close(cic_heif_decoder *decoder);
 
 /// Encodes RGBA8 as WebP: lossless when `quality` < 0, else lossy at quality 0-100 (alpha
 /// kept), with libwebp's `method` 0-6 (0 fastest, 6 smallest; its simple API uses 4).
-/// `*out` is malloc'd; free it with `cic_free`.
+/// Lossless takes `lossless_effort` 0-100 (libwebp's lossless `quality`: how hard it
+/// searches for matches; its simple API uses 70). `*out` is malloc'd; free it with `cic_free`.
 cic_status cic_webp_encode(const uint8_t *rgba, uint32_t width, uint32_t height, int quality, int method,
-                           uint8_t **out, size_t *out_length,
+                           int lossless_effort, uint8_t **out, size_t *out_length,
                            char *message, size_t message_capacity);
 
 void cic_free(void *pointer);

@@ -152,7 +152,19 @@ import TestSupport
         #expect(below.count <= limit && aboveIt.count > limit)
     }
 
+    /// Lossless WebP keeps every pixel at any match-search effort, and a sticker's alpha
+    /// with its visible colours. The effort reaches libwebp: a picture whose lower half
+    /// repeats its upper half 100 rows up is smaller where the search looks that far back.
     @Test func webPRoundTrips() throws {
+        var generator = SplitMix64(seed: 11)
+        let half = (0..<(160 * 100 * 4)).map { $0 % 4 == 3 ? UInt8(255) : UInt8(truncatingIfNeeded: generator.next()) }
+        let picture = RGBAImage(width: 160, height: 200, pixels: half + half)
+        let files = try [0, 25, 70, 100].map { try WebPEncoder(method: 0, losslessEffort: $0).encode(picture) }
+        #expect(files[2].count < files[1].count * 3 / 4, "\(files.map(\.count))")
+        for file in files {
+            let decoded = try ImageDecoder.decode(file)
+            #expect(decoded.format == .webp && decoded.image.pixels == picture.pixels)
+        }
         let sticker = discSticker(radius: 20, size: 48)
         let decoded = try ImageDecoder.decode(try WebPEncoder().encode(sticker))
         #expect(decoded.format == .webp && decoded.declaresAlpha)
@@ -161,8 +173,6 @@ import TestSupport
         }
     }
 
-    /// `--format webp`: lossless has the PNG sticker's pixels (colour wherever alpha is not
-    /// 0); lossy keeps alpha exactly and colour within a few levels, in far fewer bytes.
     @Test func webPFormatKeepsTheStickersPixels() async throws {
         let scene = Scene(width: 320, height: 240, background: .gradient([230, 226, 220], [190, 186, 180]),
                           shapes: [(.disc(x: 160, y: 120, radius: 70), [200, 40, 40]),

@@ -32,7 +32,7 @@ public struct StickerRendition: Sendable, Hashable {
 
     /// The version of what `render` makes from a result: bump it when a renderer or an
     /// encoder it uses changes its output, so cached renditions are made again.
-    static let version = 1
+    static let version = 2
 
     /// The sticker file's extension: the preset's format's, else `format`'s.
     public var fileExtension: String {
