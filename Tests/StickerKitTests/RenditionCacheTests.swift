@@ -18,6 +18,16 @@ import TestSupport
         }
     }
 
+    /// The rendition files the cache keeps under `key`, if an intact entry holds them.
+    private func keptFiles(_ key: CacheKey, in cache: URL) -> StickerRendition.Files? {
+        (try? InputFile.read(ResultCache.entryURL(key, in: cache).path)).flatMap(DiskCacheEntry.decodeFiles)
+    }
+
+    /// The mask the cache keeps under `key`, if an intact entry holds it.
+    private func keptMask(_ key: CacheKey, in cache: URL) -> Data? {
+        (try? InputFile.read(ResultCache.entryURL(key, in: cache).path)).flatMap(DiskCacheEntry.decodeMask)
+    }
+
     private func run(_ folder: URL, cache: URL, output: URL, masks: URL) async -> [ManifestItem] {
         let pipeline = BatchPipeline(processor: PhotoProcessor(), cache: ResultCache(directory: cache), outputDirectory: output,
                                      maskDirectory: masks, rendition: rendition)
@@ -36,12 +46,11 @@ import TestSupport
         let cacheFolder = TestFiles.temporaryFolder("cache")
         let (out1, masks1) = (TestFiles.temporaryFolder("out1"), TestFiles.temporaryFolder("masks1"))
         #expect(await run(photos, cache: cacheFolder, output: out1, masks: masks1).count == 2)
-        let cache = ResultCache(directory: cacheFolder)
         for (name, filesKey, maskKey) in try keys(photos) {
-            let kept = try #require(await cache.renderedFiles(filesKey))
+            let kept = try #require(keptFiles(filesKey, in: cacheFolder))
             #expect(kept.sticker == (try Data(contentsOf: out1.appendingPathComponent(name + ".webp"))))
             #expect(kept.card == (try Data(contentsOf: out1.appendingPathComponent(name + ".card.png"))))
-            #expect(await cache.mask(maskKey) == (try Data(contentsOf: masks1.appendingPathComponent(name + ".png"))))
+            #expect(keptMask(maskKey, in: cacheFolder) == (try Data(contentsOf: masks1.appendingPathComponent(name + ".png"))))
             let standIn = StickerRendition.Files(sticker: Data("sticker \(name)".utf8), width: 7, height: 5,
                                                  card: Data("card \(name)".utf8))
             try DiskCacheEntry.encode(standIn).write(to: ResultCache.entryURL(filesKey, in: cacheFolder))
@@ -71,8 +80,7 @@ import TestSupport
             damage.apply(to: &bytes)
             try bytes.write(to: entry)
         }
-        let cache = ResultCache(directory: cacheFolder)
-        let (damagedFiles, damagedMask) = (await cache.renderedFiles(filesKey), await cache.mask(maskKey))
+        let (damagedFiles, damagedMask) = (keptFiles(filesKey, in: cacheFolder), keptMask(maskKey, in: cacheFolder))
         #expect(damagedFiles == nil && damagedMask == nil)
         let (out2, masks2) = (TestFiles.temporaryFolder("out2"), TestFiles.temporaryFolder("masks2"))
         #expect(await run(photos, cache: cacheFolder, output: out2, masks: masks2).first?.status == .cached)
@@ -83,8 +91,8 @@ import TestSupport
         }
         let mask = try Data(contentsOf: masks2.appendingPathComponent(name + ".png"))
         #expect(mask == (try Data(contentsOf: masks1.appendingPathComponent(name + ".png"))))
-        let (keptFiles, keptMask) = (await cache.renderedFiles(filesKey), await cache.mask(maskKey))
-        #expect(keptFiles != nil && keptMask == mask)
+        let (filesAgain, maskAgain) = (keptFiles(filesKey, in: cacheFolder), keptMask(maskKey, in: cacheFolder))
+        #expect(filesAgain != nil && maskAgain == mask)
     }
 
     /// Every choice that changes the files changes the fingerprint; the tray icon (made

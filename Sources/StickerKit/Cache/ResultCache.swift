@@ -80,27 +80,30 @@ public actor ResultCache {
         await cached(key) != nil
     }
 
-    /// The files a rendition made from a result, stored under `key`
-    /// (`CacheKey(rendering:as:)`), if an intact disk entry holds them.
-    public nonisolated func renderedFiles(_ key: CacheKey) async -> StickerRendition.Files? {
-        await ResultCache.load(key, from: directory, decode: DiskCacheEntry.decodeFiles)
+    /// The files a rendition makes from a result, kept under `key`
+    /// (`CacheKey(rendering:as:)`): an intact disk entry's, else `make`'s, then stored.
+    public nonisolated func renderedFiles(_ key: CacheKey,
+                                          make: () throws -> StickerRendition.Files) async throws -> StickerRendition.Files {
+        try await made(key, decode: DiskCacheEntry.decodeFiles, encode: DiskCacheEntry.encode, make: make)
     }
 
-    /// Stores the files a rendition made under `key`, for later runs (disk only: a run
-    /// renders each result once); a failure to write is the cache's write warning.
-    public func store(_ files: StickerRendition.Files, for key: CacheKey) async {
-        noteWrite(await ResultCache.store(key, in: directory) { try DiskCacheEntry.encode(files) })
+    /// A result's full-frame mask PNG, kept under `key`
+    /// (`CacheKey(rendering:as: FullFrameMask.fingerprint)`), as `renderedFiles` keeps files.
+    public nonisolated func mask(_ key: CacheKey, make: () throws -> Data) async throws -> Data {
+        try await made(key, decode: DiskCacheEntry.decodeMask, encode: DiskCacheEntry.encode(mask:), make: make)
     }
 
-    /// The full-frame mask PNG made from a result, stored under `key`
-    /// (`CacheKey(rendering:as: FullFrameMask.fingerprint)`), if an intact disk entry holds it.
-    public nonisolated func mask(_ key: CacheKey) async -> Data? {
-        await ResultCache.load(key, from: directory, decode: DiskCacheEntry.decodeMask)
-    }
-
-    /// Stores a full-frame mask PNG under `key`, as `store(_:for:)` stores files.
-    public func store(mask: Data, for key: CacheKey) async {
-        noteWrite(await ResultCache.store(key, in: directory) { try DiskCacheEntry.encode(mask: mask) })
+    /// What was made from a result under `key`: from disk, else `make`'s (run by the
+    /// caller's task, not on the actor), stored for later runs (disk only: a run makes
+    /// each once); a failure to store is the cache's write warning.
+    private nonisolated func made<Entry: Sendable>(_ key: CacheKey, decode: @escaping @Sendable (Data) -> Entry?,
+                                                   encode: @escaping @Sendable (Entry) throws -> Data,
+                                                   make: () throws -> Entry) async throws -> Entry {
+        if let stored = await ResultCache.load(key, from: directory, decode: decode) { return stored }
+        let entry = try make()
+        let problem = await ResultCache.store(key, in: directory) { try encode(entry) }
+        await noteWrite(problem)
+        return entry
     }
 
     /// The content hash recorded for the unchanged input file with this identity, if any.

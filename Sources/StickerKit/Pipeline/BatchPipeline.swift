@@ -103,7 +103,8 @@ public struct BatchPipeline: Sendable {
             let renderStart = clock.now
             let files = try await rendered(result, key: key)
             let trayIcon = job.index == 0 ? try rendition.trayIcon(for: result) : nil
-            let mask = maskDirectory == nil ? nil : try await self.mask(of: result, key: key)
+            let maskKey = CacheKey(rendering: key, as: FullFrameMask.fingerprint)
+            let mask = maskDirectory == nil ? nil : try await cache.mask(maskKey) { try FullFrameMask.png(of: result) }
             io.render = (clock.now - renderStart).milliseconds
             try Task.checkCancellation()
             let writeStart = clock.now
@@ -149,20 +150,7 @@ public struct BatchPipeline: Sendable {
     /// result's PNG, nothing to make or keep.
     private func rendered(_ result: CachedResult, key: CacheKey) async throws -> StickerRendition.Files {
         guard let fingerprint = rendition.fingerprint else { return try rendition.render(result) }
-        let renderedKey = CacheKey(rendering: key, as: fingerprint)
-        if let stored = await cache.renderedFiles(renderedKey) { return stored }
-        let files = try rendition.render(result)
-        await cache.store(files, for: renderedKey)
-        return files
-    }
-
-    /// `result`'s full-frame mask PNG: kept by the cache from an earlier run, else made and kept.
-    private func mask(of result: CachedResult, key: CacheKey) async throws -> Data {
-        let maskKey = CacheKey(rendering: key, as: FullFrameMask.fingerprint)
-        if let stored = await cache.mask(maskKey) { return stored }
-        let png = try FullFrameMask.png(of: result)
-        await cache.store(mask: png, for: maskKey)
-        return png
+        return try await cache.renderedFiles(CacheKey(rendering: key, as: fingerprint)) { try rendition.render(result) }
     }
 
     /// The input's `stat` identity, and the content hash the cache recorded for it while
