@@ -21,6 +21,9 @@ final class ProgressReporter {
     private var failed = 0
     private var statusShown = false
     private var standardOutputClosed = false
+    /// Whether a `--json` line could not be written for a reason other than its reader
+    /// going away (a full disk).
+    private(set) var standardOutputFailed = false
 
     init(quiet: Bool, json: Bool, inputCount: InputCount? = nil, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
         self.quiet = quiet
@@ -46,7 +49,7 @@ final class ProgressReporter {
             failed += 1
             emitJSON(item)
             clearStatus()
-            StandardError.write("stickerize: \(item.source): \(item.error ?? "failed")\n")
+            StandardError.line("stickerize: \(item.source): \(item.error ?? "failed")")
         }
         drawStatus(force: false)
     }
@@ -60,19 +63,30 @@ final class ProgressReporter {
             + "\(summary.failedCount) failed in " + ProgressReporter.decimal(seconds, places: 2) + " s"
         if summary.wasCancelled { line += " (interrupted)" }
         if pruned > 0 { line += "; removed \(pruned) stale output" + (pruned == 1 ? "" : "s") }
-        StandardError.write(line + "\n")
+        StandardError.line(line)
     }
 
     func warn(_ message: String) {
         clearStatus()
-        StandardError.write("stickerize: warning: \(message)\n")
+        StandardError.line("stickerize: warning: \(message)")
     }
 
+    /// Writes the item's `--json` line. A reader that went away (`| head`) ends the JSON
+    /// lines, not the batch (the stickers are files); any other failure ends them too, with
+    /// one line on standard error, and `standardOutputFailed` makes the run exit 1.
     private func emitJSON(_ item: ManifestItem) {
         guard json, !standardOutputClosed, var line = try? encoder.encode(item) else { return }
         line.append(UInt8(ascii: "\n"))
-        // A reader that went away (`| head`) ends the JSON lines, not the batch.
-        if DescriptorWriter.writeAll(line, to: STDOUT_FILENO) != 0 { standardOutputClosed = true }
+        do {
+            try StandardOutput.write(line)
+        } catch {
+            standardOutputClosed = true
+            if case .unwritable(let reason) = error {
+                standardOutputFailed = true
+                clearStatus()
+                StandardError.line(StandardOutput.message(reason))
+            }
+        }
     }
 
     private func drawStatus(force: Bool) {

@@ -8,4 +8,10 @@ enum StandardError {
     static func write(_ text: String) {
         _ = DescriptorWriter.writeAll(Data(text.utf8), to: STDERR_FILENO)
     }
+
+    /// Writes `message` as one line, its control characters escaped
+    /// (`String.escapingControlCharacters`).
+    static func line(_ message: String) {
+        write(message.escapingControlCharacters + "\n")
+    }
 }

@@ -18,16 +18,17 @@ enum StickerizeCommand {
         do {
             options = try ArgumentParser.parse(arguments)
         } catch {
-            StandardError.write("stickerize: \(error)\n\(UsageError.hint)\n")
+            StandardError.line("stickerize: \(error)")
+            StandardError.line(UsageError.hint)
             return .usageError
         }
-        if options.showsHelp {
-            print(HelpText.text, terminator: "")
-            return .success
-        }
-        if options.showsVersion {
-            print(HelpText.version)
-            return .success
+        if options.showsHelp || options.showsVersion {
+            do {
+                try StandardOutput.write(options.showsHelp ? HelpText.text : HelpText.version + "\n")
+                return .success
+            } catch {
+                return StandardOutput.exitCode(for: error)
+            }
         }
         let work = Task { await runBatch(options, environment: environment) }
         let signals = InterruptSignals { work.cancel() }
@@ -57,14 +58,14 @@ enum StickerizeCommand {
         do {
             try ContainedFolder.createRoot(output)
         } catch {
-            StandardError.write("stickerize: cannot create output folder \(output.path): \(error.reason)\n")
+            StandardError.line("stickerize: cannot create output folder \(output.path): \(error.reason)")
             return .someInputsFailed
         }
         let manifest: ManifestWriter
         do {
             manifest = try ManifestWriter(folder: output, options: options.processingOptions)
         } catch {
-            StandardError.write("stickerize: cannot write in output folder \(output.path): \(error)\n")
+            StandardError.line("stickerize: cannot write in output folder \(output.path): \(error)")
             return .someInputsFailed
         }
         // `--prune`: what the last run's manifest lists, read before this run replaces it, and
@@ -102,7 +103,7 @@ enum StickerizeCommand {
         }
         reporter.finish(summary, pruned: pruned)
         if summary.wasCancelled { return .interrupted }
-        return summary.failedCount > 0 ? .someInputsFailed : .success
+        return summary.failedCount > 0 || reporter.standardOutputFailed ? .someInputsFailed : .success
     }
 
     /// `--prune`: removes the `earlier` outputs this run did not claim from the output

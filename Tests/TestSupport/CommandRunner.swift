@@ -29,9 +29,11 @@ public struct CommandRunner: Sendable {
         Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
     }
 
-    /// Starts the command; the caller waits (and may signal it first).
+    /// Starts the command; the caller waits (and may signal it first). Standard output goes
+    /// to the returned pipe, or to `standardOutput` when given (a device, a pipe nobody
+    /// reads), and the pipe then stays empty.
     public func start(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
-                      directory: URL? = nil) throws -> (Process, Pipe, Pipe) {
+                      directory: URL? = nil, standardOutput: FileHandle? = nil) throws -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -41,11 +43,12 @@ public struct CommandRunner: Sendable {
         process.environment = merged
         if let directory { process.currentDirectoryURL = directory }
         let output = Pipe(), error = Pipe()
-        process.standardOutput = output
+        process.standardOutput = standardOutput ?? output
         process.standardError = error
         let inputPipe = Pipe()
         process.standardInput = inputPipe
         try process.run()
+        if standardOutput != nil { try output.fileHandleForWriting.close() }
         if let input { inputPipe.fileHandleForWriting.write(input) }
         try inputPipe.fileHandleForWriting.close()
         return (process, output, error)
@@ -53,8 +56,9 @@ public struct CommandRunner: Sendable {
 
     /// Runs to the end.
     public func run(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
-                    directory: URL? = nil) throws -> Result {
-        let (process, output, error) = try start(arguments, input: input, environment: environment, directory: directory)
+                    directory: URL? = nil, standardOutput: FileHandle? = nil) throws -> Result {
+        let (process, output, error) = try start(arguments, input: input, environment: environment, directory: directory,
+                                                 standardOutput: standardOutput)
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -68,10 +68,12 @@ public struct BatchPipeline: Sendable {
 
     /// Says what `run` would do with each input, in input order, without processing or
     /// writing anything: each file is hashed (unless the cache recorded its hash while it
-    /// was unchanged) and its key looked up in the cache.
-    public func plan<Inputs: AsyncSequence>(
-        _ inputs: Inputs, isolation: isolated (any Actor)? = #isolation, onItem: (PlannedInput) -> Void
-    ) async where Inputs.Element == BatchJob {
+    /// was unchanged) and its key looked up in the cache. An error `onItem` throws ends the
+    /// plan (a reader that went away wants no more lines) and is rethrown.
+    public func plan<Inputs: AsyncSequence, Failure: Error>(
+        _ inputs: Inputs, isolation: isolated (any Actor)? = #isolation,
+        onItem: (PlannedInput) throws(Failure) -> Void
+    ) async throws(Failure) where Inputs.Element == BatchJob {
         var iterator = inputs.makeAsyncIterator()
         while !Task.isCancelled, let job = try? await iterator.next(isolation: isolation) {
             var item = PlannedInput(index: job.index, source: job.source, output: job.output, status: .failed)
@@ -83,7 +85,7 @@ public struct BatchPipeline: Sendable {
             } catch {
                 item.error = String(describing: error)
             }
-            onItem(item)
+            try onItem(item)
         }
     }
 
