@@ -149,4 +149,47 @@ import TestSupport
         forged.append(entry[(header + length)...])
         #expect(DiskCacheEntry.decodeFiles(forged) == nil)
     }
+
+    /// A result entry whose metadata names sizes no photo could have (edited by hand: the
+    /// checksum covers only the PNG) is a miss, not a trap or an exabyte mask.
+    @Test(arguments: [(["sourceWidth"], Forged.integer(Int.max)), (["sourceHeight"], .integer(0)), (["scale"], .real(1e300)),
+                      (["scale"], .real(-1)), (["crop", "x"], .integer(Int.min)), (["crop", "width"], .integer(0)),
+                      (["width"], .integer(-3))])
+    func resultEntriesWithSizesNoPhotoHasAreAMiss(field: [String], forged: Forged) async throws {
+        let scene = Scene(width: 160, height: 120, background: .gradient([230, 226, 220], [190, 186, 180]),
+                          shapes: [(.disc(x: 80, y: 60, radius: 30), [200, 40, 40])])
+        let result = CachedResult(try await PhotoProcessor().process(TestFiles.png(scene.render().image)))
+        let entry = try DiskCacheEntry.encode(result)
+        #expect(DiskCacheEntry.decode(entry) == result)
+        let header = 6 + 8
+        let length = entry[6..<header].reduce(0) { $0 << 8 | Int($1) }
+        var envelope = try #require(JSONSerialization.jsonObject(with: entry[header..<header + length]) as? [String: Any])
+        var metadata = try #require(envelope["result"] as? [String: Any])
+        if field.count == 2 {
+            var inner = try #require(metadata[field[0]] as? [String: Any])
+            inner[field[1]] = forged.value
+            metadata[field[0]] = inner
+        } else {
+            metadata[field[0]] = forged.value
+        }
+        envelope["result"] = metadata
+        let lying = try JSONSerialization.data(withJSONObject: envelope)
+        var forged = entry.prefix(6)
+        forged.append(contentsOf: (0..<8).reversed().map { UInt8(truncatingIfNeeded: lying.count >> ($0 * 8)) })
+        forged.append(lying)
+        forged.append(entry[(header + length)...])
+        #expect(DiskCacheEntry.decode(forged) == nil, "\(String(decoding: lying, as: UTF8.self))")
+    }
+
+    /// A number written into a forged entry's metadata.
+    enum Forged: Sendable {
+        case integer(Int), real(Double)
+
+        var value: Any {
+            switch self {
+            case .integer(let value): value
+            case .real(let value): value
+            }
+        }
+    }
 }

@@ -45,5 +45,20 @@ public struct CachedResult: Sendable, Codable, Equatable {
         confidence = try container.decodeIfPresent(Double.self, forKey: .confidence)
         timings = try container.decode(StageTimings.self, forKey: .timings)
         png = Data()
+        guard hasPlausibleGeometry else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "sizes no photo could have"))
+        }
+    }
+
+    /// Whether the sizes are ones a processed photo can have: a source of at most
+    /// `Int32.max` pixels (`--max-pixels`' ceiling), a scale in (0, 1], and a sticker and a
+    /// crop of sizes under it. The entry's checksum covers only the PNG, so metadata edited
+    /// by hand could otherwise ask the full-frame mask for exabytes or trap a conversion.
+    private var hasPlausibleGeometry: Bool {
+        let limit = Int(Int32.max)
+        let sizes = [width, height, sourceWidth, sourceHeight, crop.width, crop.height]
+        let area = sourceWidth.multipliedReportingOverflow(by: sourceHeight)
+        return sizes.allSatisfy { (1...limit).contains($0) } && [crop.x, crop.y].allSatisfy { (0...limit).contains($0) }
+            && !area.overflow && area.partialValue <= limit && scale.isFinite && scale > 0 && scale <= 1
     }
 }
