@@ -1,65 +1,64 @@
+import FoundationEssentials
+import Glibc
+
 /// Parses the command line against a table of options (`OptionSpec.all`).
 ///
 /// Accepts `--name value`, `--name=value`, `-n value`, `-nvalue` (for options that take a
-/// value), `-` as an input (the path list on stdin) and `--` to end options.
+/// value), short options bundled as getopt allows (`-qj2` is `-q -j 2`), `-` as an input
+/// (the path list on stdin) and `--` to end options.
 enum ArgumentParser {
     static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
         var options = CommandLineOptions()
-        var index = 0
+        var rest = arguments[...]
         var onlyInputs = false
-        while index < arguments.count {
-            let argument = arguments[index]
-            index += 1
-            if onlyInputs || argument == "-" || !argument.hasPrefix("-") {
-                options.inputs.append(argument)
-                continue
-            }
-            if argument == "--" {
-                onlyInputs = true
-                continue
-            }
-            let (spec, inlineValue) = try lookUp(argument)
-            guard let apply = spec.applyValue else {
-                if inlineValue != nil { throw UsageError("option '\(spec.displayName)' takes no value") }
-                spec.applyFlag?(&options)
-                continue
-            }
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else if index < arguments.count {
-                value = arguments[index]
-                index += 1
-            } else {
+        /// The option's value: written inside its argument, else the next argument.
+        func value(of spec: OptionSpec, inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            guard let next = rest.popFirst() else {
                 throw UsageError("option '\(spec.displayName)' needs a value (\(spec.valueName))")
             }
-            try apply(&options, value)
+            return next
+        }
+        while let argument = rest.popFirst() {
+            if onlyInputs || argument == "-" || !argument.hasPrefix("-") {
+                options.inputs.append(argument)
+            } else if argument == "--" {
+                onlyInputs = true
+            } else if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                let name = String(body.prefix { $0 != "=" })
+                let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
+                guard let spec = OptionSpec.all.first(where: { $0.long == name }) else {
+                    throw UsageError("unknown option '--\(name)'")
+                }
+                if let apply = spec.applyValue {
+                    try apply(&options, try value(of: spec, inline: inline))
+                } else if inline != nil {
+                    throw UsageError("option '\(spec.displayName)' takes no value")
+                } else {
+                    spec.applyFlag?(&options)
+                }
+            } else {
+                // Flags apply one by one; the first option that takes a value takes the
+                // rest of the argument, or the next argument.
+                var letters = argument.dropFirst()
+                while let letter = letters.popFirst() {
+                    guard let spec = OptionSpec.all.first(where: { $0.short == letter }) else {
+                        throw UsageError("unknown option '-\(letter)'" + (argument.count > 2 ? " in '\(argument)'" : ""))
+                    }
+                    guard let apply = spec.applyValue else {
+                        spec.applyFlag?(&options)
+                        continue
+                    }
+                    try apply(&options, try value(of: spec, inline: letters.isEmpty ? nil : String(letters)))
+                    break
+                }
+            }
         }
         if !options.showsHelp && !options.showsVersion {
             try validate(options)
         }
         return options
-    }
-
-    /// The spec for `--name[=value]` or `-x[value]`, and the value written inside it.
-    private static func lookUp(_ argument: String) throws(UsageError) -> (OptionSpec, String?) {
-        if argument.hasPrefix("--") {
-            let body = argument.dropFirst(2)
-            let name = String(body.prefix { $0 != "=" })
-            let value = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
-            guard let spec = OptionSpec.all.first(where: { $0.long == name }) else {
-                throw UsageError("unknown option '--\(name)'")
-            }
-            return (spec, value)
-        }
-        let letter = argument.dropFirst().first!
-        guard let spec = OptionSpec.all.first(where: { $0.short == letter }) else {
-            throw UsageError("unknown option '-\(letter)'")
-        }
-        let rest = String(argument.dropFirst(2))
-        if rest.isEmpty { return (spec, nil) }
-        guard spec.applyValue != nil else { throw UsageError("unknown option '\(argument)'") }
-        return (spec, rest)
     }
 
     private static func validate(_ options: CommandLineOptions) throws(UsageError) {
@@ -71,6 +70,10 @@ enum ArgumentParser {
         }
         if options.nulSeparated && !options.inputs.contains("-") {
             throw UsageError("'--null' applies to the path list read with '-'")
+        }
+        if let masks = options.maskDirectory, sameFolder(masks, options.outputDirectory) {
+            throw UsageError("--mask \(masks) is the --out folder, where each mask would replace the sticker of its name; "
+                             + "give the masks a folder of their own")
         }
         if options.prunes && options.shard != nil {
             throw UsageError("--prune cannot be used with --shard: a shard writes only part of the outputs")
@@ -88,5 +91,19 @@ enum ArgumentParser {
         if let size = options.maxSize, options.cropsToSubject, size <= 2 * margin {
             throw UsageError("--max-size \(size) leaves no room inside a --margin of \(margin)")
         }
+    }
+
+    /// Whether two folder names are one folder: the same path once made absolute and
+    /// standardized (as the walk compares the folders it leaves out), or, when both exist,
+    /// the same place once links are resolved.
+    private static func sameFolder(_ a: String, _ b: String) -> Bool {
+        let standardized = [a, b].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        if standardized[0] == standardized[1] { return true }
+        func resolved(_ path: String) -> String? {
+            guard let real = realpath(path, nil) else { return nil }
+            defer { free(real) }
+            return String(cString: real)
+        }
+        return resolved(a).map { $0 == resolved(b) } ?? false
     }
 }

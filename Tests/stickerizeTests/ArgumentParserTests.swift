@@ -1,5 +1,7 @@
+import Foundation
 import StickerKit
 import Testing
+import TestSupport
 @testable import stickerize
 
 @Suite struct ArgumentParserTests {
@@ -23,6 +25,10 @@ import Testing
         #expect(options.cacheDirectory == "/tmp/c" && options.json && options.quiet && options.nulSeparated)
         #expect(options.inputs == ["-", "-weird-name.jpg"])
         #expect(try ArgumentParser.parse(["-j2", "x"]).jobs == 2)
+        let bundled = try ArgumentParser.parse(["-q0j", "3", "-qostickers2", "-"])
+        #expect(bundled.quiet && bundled.nulSeparated && bundled.jobs == 3 && bundled.outputDirectory == "stickers2",
+                "flags bundle as getopt's do; a value option takes the rest or the next argument")
+        #expect(try ArgumentParser.parse(["--mask", "out/masks", "-o", "out", "x"]).maskDirectory == "out/masks")
         #expect(try ArgumentParser.parse(["--no-cache", "x"]).usesCache == false)
         #expect(try ArgumentParser.parse(["--no-crop", "x"]).processingOptions.sticker.cropsToSubject == false)
         #expect(try ArgumentParser.parse(["--format", "webp:85", "x"]).rendition.format == .webp(quality: 85))
@@ -40,6 +46,12 @@ import Testing
     @Test(arguments: [
         (["--frobnicate", "x"], "unknown option '--frobnicate'"),
         (["-z", "x"], "unknown option '-z'"),
+        (["-qz", "x"], "unknown option '-z' in '-qz'"),
+        (["-qj"], "option '--jobs' needs a value (N)"),
+        (["--mask", "./out/", "--out", "out", "x"],
+         "--mask ./out/ is the --out folder, where each mask would replace the sticker of its name; give the masks a folder of their own"),
+        (["--mask", "stickers", "x"],
+         "--mask stickers is the --out folder, where each mask would replace the sticker of its name; give the masks a folder of their own"),
         (["--jobs", "zero", "x"], "--jobs takes a whole number, not 'zero'"),
         (["--jobs", "0", "x"], "--jobs must be between 1 and 1024, not 0"),
         (["--out"], "option '--out' needs a value (DIR)"),
@@ -66,6 +78,14 @@ import Testing
     ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }
+    }
+
+    @Test func aMaskFolderThatIsTheOutputFolderThroughALinkIsRefused() throws {
+        let out = TestFiles.temporaryFolder("parser-out")
+        let link = out.deletingLastPathComponent().appendingPathComponent(out.lastPathComponent + "-link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: out)
+        #expect(throws: UsageError.self) { try ArgumentParser.parse(["--mask", link.path, "--out", out.path, "x"]) }
+        #expect(try ArgumentParser.parse(["--mask", link.path + "-other", "--out", out.path, "x"]).maskDirectory != nil)
     }
 
     @Test func helpAndVersionNeedNoInputs() throws {
