@@ -8,10 +8,17 @@ public enum AtomicFile {
     /// Prefix of temporary files, so a walk can recognise (and skip) them.
     public static let temporaryPrefix = ".stickerize-tmp-"
 
-    /// A fresh temporary name beside `url`, unique to this process and call.
-    private static func temporaryURL(for url: URL) -> URL {
-        url.deletingLastPathComponent().appendingPathComponent(
-            temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))-" + url.lastPathComponent)
+    /// The longest name a file can have (NAME_MAX on Linux's file systems), in bytes.
+    static let longestName = 255
+
+    /// A fresh temporary name beside `url`, unique to this process and call, ending in the
+    /// destination's name, cut from the front to keep within `longestName`: a destination
+    /// whose name is as long as names go must still get its temporary file.
+    static func temporaryURL(for url: URL) -> URL {
+        let unique = temporaryPrefix + "\(getpid())-\(UInt32.random(in: 0...UInt32.max))-"
+        var name = Substring(url.lastPathComponent)
+        while unique.utf8.count + name.utf8.count > longestName { name = name.dropFirst() }
+        return url.deletingLastPathComponent().appendingPathComponent(unique + name)
     }
 
     /// Writes `data` to `url`, whose folder must exist (see `ContainedFolder`).
