@@ -71,6 +71,13 @@ enum ArgumentParser {
         if options.nulSeparated && !options.inputs.contains("-") {
             throw UsageError("'--null' applies to the path list read with '-'")
         }
+        let outputFolders = [("--out", options.outputDirectory)] + (options.maskDirectory.map { [("--mask", $0)] } ?? [])
+        for input in options.inputs where input != "-" {
+            if let (option, folder) = outputFolders.first(where: { sameFolder(input, $0.1) }) {
+                throw UsageError("input \(input) is the \(option) folder \(folder), where outputs would replace the photos; "
+                                 + "give \(option) a folder of its own")
+            }
+        }
         if let masks = options.maskDirectory, sameFolder(masks, options.outputDirectory) {
             throw UsageError("--mask \(masks) is the --out folder, where each mask would replace the sticker of its name; "
                              + "give the masks a folder of their own")

@@ -169,4 +169,37 @@ import TestSupport
         #expect(result.standardError.contains("cannot create folder \(out.path)/trip: it is a symbolic link"), "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
     }
+
+    /// An input inside `--out` or `--mask` (named, listed on stdin, or reached through a
+    /// link to the folder) fails and is left as it was: its output would replace it, or
+    /// another input's would (`a.jpg` writes `a.png`).
+    @Test func anInputInsideAnOutputFolderIsNeverWrittenOver() throws {
+        let out = TestFiles.temporaryFolder("fault-out")
+        let photo = CommandLineTests.photos(1).appendingPathComponent("p000.jpg")
+        let inside = out.appendingPathComponent("a.png"), other = out.appendingPathComponent("a.jpg")
+        try TestFiles.png(Scene(width: 120, height: 90, background: .gradient([235, 230, 222], [200, 196, 190]),
+                                shapes: [(.disc(x: 60, y: 45, radius: 20), [200, 40, 40])]).render().image).write(to: inside)
+        try FileManager.default.copyItem(at: photo, to: other)
+        let link = out.deletingLastPathComponent().appendingPathComponent(out.lastPathComponent + "-link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: out)
+        let before = try [inside, other].map { try Data(contentsOf: $0) }
+        let reason = "inside the output folder \(out.resolvingSymlinksInPath().path), where an output could replace it"
+
+        let named = try runner.run([other.path, inside.path, photo.path, "--out", link.path, "--no-cache"])
+        #expect(named.status == 1)
+        #expect(named.standardError.contains("stickerize: \(inside.path): \(reason)\n"), "\(named.standardError)")
+        #expect(named.standardError.contains("stickerize: \(other.path): \(reason)\n"), "\(named.standardError)")
+        #expect(named.standardError.contains("3 photos: 1 new, 0 cached, 2 failed"), "the photo outside goes on")
+        #expect(try [inside, other].map { try Data(contentsOf: $0) } == before)
+
+        let listed = try runner.run(["-", "--out", TestFiles.temporaryFolder("fault-out").path, "--mask", out.path, "--no-cache"],
+                                    input: Data((inside.path + "\n").utf8))
+        #expect(listed.status == 1 && listed.standardError.contains("\(inside.path): \(reason)"), "\(listed.standardError)")
+        #expect(try Data(contentsOf: inside) == before[0], "its mask would have been written over it")
+
+        let folder = try runner.run([out.path, "--out", link.path])
+        #expect(folder.status == 2)
+        #expect(folder.standardError.hasPrefix("stickerize: input \(out.path) is the --out folder \(link.path), "
+                                               + "where outputs would replace the photos; give --out a folder of its own\n"))
+    }
 }

@@ -37,6 +37,7 @@ public struct BatchPipeline: Sendable {
         _ inputs: Inputs, isolation: isolated (any Actor)? = #isolation, onEvent: (PipelineEvent) -> Void
     ) async -> BatchSummary where Inputs.Element == BatchJob {
         var summary = BatchSummary()
+        let outputFolders = outputFolderGuard
         await withTaskGroup(of: ManifestItem?.self) { group in
             var running = 0
             var iterator = inputs.makeAsyncIterator()
@@ -58,7 +59,7 @@ public struct BatchPipeline: Sendable {
                 guard let job = try? await iterator.next(isolation: isolation), !Task.isCancelled else { break }
                 onEvent(.started(job))
                 running += 1
-                group.addTask { await self.process(job) }
+                group.addTask { await self.process(job, outputFolders: outputFolders) }
             }
             while let item = await group.next() { collect(item) }
         }
@@ -68,16 +69,19 @@ public struct BatchPipeline: Sendable {
 
     /// Says what `run` would do with each input, in input order, without processing or
     /// writing anything: each file is hashed (unless the cache recorded its hash while it
-    /// was unchanged) and its key looked up in the cache. An error `onItem` throws ends the
+    /// was unchanged) and its key looked up in the cache; an input inside an output folder
+    /// fails, as it would in `run`. An error `onItem` throws ends the
     /// plan (a reader that went away wants no more lines) and is rethrown.
     public func plan<Inputs: AsyncSequence, Failure: Error>(
         _ inputs: Inputs, isolation: isolated (any Actor)? = #isolation,
         onItem: (PlannedInput) throws(Failure) -> Void
     ) async throws(Failure) where Inputs.Element == BatchJob {
+        let outputFolders = outputFolderGuard
         var iterator = inputs.makeAsyncIterator()
         while !Task.isCancelled, let job = try? await iterator.next(isolation: isolation) {
             var item = PlannedInput(index: job.index, source: job.source, output: job.output, status: .failed)
             do {
+                try outputFolders.check(job.path)
                 let hash = try await recordedHash(of: job.path).hash ?? ContentHash(of: InputFile.read(job.path))
                 item.sha256 = hash.hex
                 let cached = await cache.contains(CacheKey(content: hash, fingerprint: processor.fingerprint))
@@ -89,9 +93,14 @@ public struct BatchPipeline: Sendable {
         }
     }
 
-    /// Reads, hashes, processes (or finds in the cache) and writes one input. Returns nil
-    /// when cancelled before it finished.
-    private func process(_ job: BatchJob) async -> ManifestItem? {
+    /// The output folders no input may lie in, resolved as they stand when a run starts.
+    private var outputFolderGuard: OutputFolderGuard {
+        OutputFolderGuard([outputDirectory] + (maskDirectory.map { [$0] } ?? []))
+    }
+
+    /// Reads, hashes, processes (or finds in the cache) and writes one input, unless it
+    /// lies in an output folder. Returns nil when cancelled before it finished.
+    private func process(_ job: BatchJob, outputFolders: OutputFolderGuard) async -> ManifestItem? {
         let clock = ContinuousClock()
         let start = clock.now
         var sha256: String?
@@ -99,6 +108,7 @@ public struct BatchPipeline: Sendable {
         var io = StageTimings()
         do {
             try Task.checkCancellation()
+            try outputFolders.check(job.path)
             let (hash, key, result, source) = try await resolve(job, io: &io)
             sha256 = hash.hex
             try Task.checkCancellation()

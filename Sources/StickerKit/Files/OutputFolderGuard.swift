@@ -1,0 +1,43 @@
+import FoundationEssentials
+import Glibc
+
+/// Keeps a batch from writing over its own inputs. Outputs are renamed into place, so an
+/// output replaces an input only by landing on the input's own name, and that can happen
+/// only to an input inside an output folder: `stickerize photos/a.png --out photos` would
+/// replace the photo with its sticker, and `a.jpg`'s `a.png` another input. So inputs
+/// inside an output folder are refused, with folders compared once links are resolved.
+struct OutputFolderGuard: Sendable {
+    /// The output folders that exist, resolved (`realpath`), each ending in "/".
+    private let folders: [[UInt8]]
+
+    /// A folder that does not exist yet holds no input; it is left out.
+    init(_ folders: [URL]) {
+        self.folders = folders.compactMap { $0.path.withCString(OutputFolderGuard.resolved) }
+    }
+
+    /// The error for `path` when it lies inside an output folder.
+    func check(_ path: RawPath) throws(InputInsideOutputFolder) {
+        guard !folders.isEmpty else { return }
+        let slash = path.bytes.lastIndex(of: UInt8(ascii: "/"))
+        let parent = slash.map { RawPath(bytes: path.bytes[...$0]) } ?? RawPath(".")
+        guard let resolved = parent.withCString({ OutputFolderGuard.resolved($0) }),
+              let folder = folders.first(where: { resolved.starts(with: $0) }) else { return }
+        throw InputInsideOutputFolder(folder: RawPath(bytes: folder.dropLast()).display)
+    }
+
+    /// `realpath` of a folder, with a "/" after it.
+    private static func resolved(_ path: UnsafePointer<CChar>) -> [UInt8]? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        let bytes = Array(UnsafeRawBufferPointer(start: real, count: strlen(real)))
+        return bytes.last == UInt8(ascii: "/") ? bytes : bytes + [UInt8(ascii: "/")]
+    }
+}
+
+/// An input inside an output folder, refused so that no output can replace it
+/// (`OutputFolderGuard`).
+public struct InputInsideOutputFolder: Error, Equatable, CustomStringConvertible {
+    public var folder: String
+
+    public var description: String { "inside the output folder \(folder), where an output could replace it" }
+}
