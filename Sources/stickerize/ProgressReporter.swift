@@ -71,6 +71,12 @@ final class ProgressReporter {
         StandardError.line("stickerize: warning: \(message)")
     }
 
+    /// A line for a failure of the run itself (not of one input), which makes it exit 1.
+    func fail(_ message: String) {
+        clearStatus()
+        StandardError.line("stickerize: \(message)")
+    }
+
     /// Writes the item's `--json` line. A reader that went away (`| head`) ends the JSON
     /// lines, not the batch (the stickers are files); any other failure ends them too, with
     /// one line on standard error, and `standardOutputFailed` makes the run exit 1.
@@ -83,8 +89,7 @@ final class ProgressReporter {
             standardOutputClosed = true
             if case .unwritable(let reason) = error {
                 standardOutputFailed = true
-                clearStatus()
-                StandardError.line(StandardOutput.message(reason))
+                fail(StandardOutput.message(reason))
             }
         }
     }

@@ -27,7 +27,7 @@ enum StandardOutput {
 
     /// The one-line message for an unwritable standard output.
     static func message(_ reason: String) -> String {
-        "stickerize: cannot write standard output: \(reason)"
+        "cannot write standard output: \(reason)"
     }
 
     /// For output that is the whole product (`--list`, help): stops quietly with 141 when
@@ -38,7 +38,7 @@ enum StandardOutput {
         case .readerGone:
             return .readerGone
         case .unwritable(let reason):
-            StandardError.line(message(reason))
+            StandardError.line("stickerize: " + message(reason))
             return .someInputsFailed
         }
     }

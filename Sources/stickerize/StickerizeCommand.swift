@@ -90,6 +90,7 @@ enum StickerizeCommand {
         if !summary.wasCancelled { await cache.evictIfGrown(limit: options.cacheLimit) }
         if let warning = await cache.writeWarning { reporter.warn(warning) }
         var pruned = 0
+        var recordMissing = false
         do {
             if let manifestProblem { throw manifestProblem }
             try manifest.finish()
@@ -99,11 +100,14 @@ enum StickerizeCommand {
             }
             if let previewFile = options.previewFile { try writePreview(previewFile, output: output) }
         } catch {
-            reporter.warn("manifest or preview not written (\(error))")
+            // CI reads the manifest: a run that could not write it did not succeed.
+            reporter.fail("manifest or preview not written (\(error))")
+            recordMissing = true
         }
         reporter.finish(summary, pruned: pruned)
         if summary.wasCancelled { return .interrupted }
-        return summary.failedCount > 0 || reporter.standardOutputFailed ? .someInputsFailed : .success
+        let failed = summary.failedCount > 0 || recordMissing || reporter.standardOutputFailed
+        return failed ? .someInputsFailed : .success
     }
 
     /// `--prune`: removes the `earlier` outputs this run did not claim from the output

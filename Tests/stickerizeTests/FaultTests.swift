@@ -156,6 +156,18 @@ import TestSupport
             "stickerize: cannot create output folder \(blocker.path): a file of that name is in the way\n"))
     }
 
+    @Test func aPreviewThatCannotBeWrittenFailsTheRun() throws {
+        let photos = CommandLineTests.photos(1)
+        let out = TestFiles.temporaryFolder("fault-out")
+        let page = TestFiles.temporaryFolder("fault-file").appendingPathComponent("missing/preview.html")
+        let result = try runner.run([photos.path, "--out", out.path, "--no-cache", "--preview", page.path])
+        #expect(result.status == 1, "CI reads what the run records; a record not written is a failed run")
+        #expect(result.standardError.hasPrefix(
+            "stickerize: manifest or preview not written (cannot write \(page.path): No such file or directory)\n"),
+                "\(result.standardError)")
+        #expect(try TestFiles.stickers(in: out).count == 1)
+    }
+
     @Test func aLinkPlantedInTheOutputFolderIsNeverWrittenThrough() throws {
         let photos = TestFiles.temporaryFolder("fault-photos")
         let nested = photos.appendingPathComponent("trip")
