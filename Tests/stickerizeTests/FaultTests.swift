@@ -209,6 +209,24 @@ import TestSupport
         #expect(listed.status == 1 && listed.standardError.contains("\(inside.path): \(reason)"), "\(listed.standardError)")
         #expect(try Data(contentsOf: inside) == before[0], "its mask would have been written over it")
 
+        // A link elsewhere to a file inside the folder is that file.
+        let fileLink = TestFiles.temporaryFolder("fault-links").appendingPathComponent("a.png")
+        try FileManager.default.createSymbolicLink(at: fileLink, withDestinationURL: inside)
+        let linked = try runner.run([fileLink.path, "--out", out.path, "--no-cache"])
+        #expect(linked.status == 1 && linked.standardError.hasPrefix("stickerize: \(fileLink.path): \(reason)\n"))
+        #expect(try Data(contentsOf: inside) == before[0])
+
+        // A walk leaves out the output folder it finds under another name (a link to it).
+        let photos = CommandLineTests.photos(1)
+        let stickers = photos.appendingPathComponent("stickers")
+        let stickersLink = out.appendingPathComponent("stickers-link")
+        try FileManager.default.createDirectory(at: stickers, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: stickersLink, withDestinationURL: stickers)
+        for _ in 0..<2 {
+            let walked = try runner.run([photos.path, "--out", stickersLink.path, "--no-cache"])
+            #expect(walked.status == 0 && walked.standardError.hasPrefix("1 photo: 1 new"), "\(walked.standardError)")
+        }
+
         let folder = try runner.run([out.path, "--out", link.path])
         #expect(folder.status == 2)
         #expect(folder.standardError.hasPrefix("stickerize: input \(out.path) is the --out folder \(link.path), "

@@ -18,10 +18,29 @@ public struct DirectoryWalker: IteratorProtocol, Sendable {
     }
 
     private var pending: [[(path: RawPath, relative: RawPath)]]
+    /// The folders left out, by name (standardized; one made during the walk is known
+    /// only so) and, for those that exist when the walk starts, by device and inode, so a
+    /// link named as an output folder leaves out the folder it leads to.
     private let excluded: Set<String>
+    private let excludedFolders: Set<FolderIdentity>
+
+    /// A folder's place on disk.
+    private struct FolderIdentity: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
 
     public init(root: RawPath, excluding: [String] = []) {
         excluded = Set(excluding.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        excludedFolders = Set(excluding.compactMap { path in
+            var info = stat()
+            return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? FolderIdentity(info) : nil
+        })
         pending = []
         pending.append(DirectoryWalker.listing(of: root, relative: RawPath(bytes: [])))
     }
@@ -38,7 +57,8 @@ public struct DirectoryWalker: IteratorProtocol, Sendable {
             guard entry.path.withCString({ lstat($0, &info) }) == 0 else { continue }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                if !excluded.contains(URL(fileURLWithPath: entry.path.display).standardizedFileURL.path) {
+                if !excludedFolders.contains(FolderIdentity(info)),
+                   !excluded.contains(URL(fileURLWithPath: entry.path.display).standardizedFileURL.path) {
                     pending.append(DirectoryWalker.listing(of: entry.path, relative: entry.relative))
                 }
             case S_IFREG:

@@ -15,17 +15,15 @@ struct OutputFolderGuard: Sendable {
         self.folders = folders.compactMap { $0.path.withCString(OutputFolderGuard.resolved) }
     }
 
-    /// The error for `path` when it lies inside an output folder.
+    /// The error for `path` when it lies inside an output folder, or is a link to a file
+    /// that does. A path that does not resolve is left to fail when it is opened.
     func check(_ path: RawPath) throws(InputInsideOutputFolder) {
-        guard !folders.isEmpty else { return }
-        let slash = path.bytes.lastIndex(of: UInt8(ascii: "/"))
-        let parent = slash.map { RawPath(bytes: path.bytes[...$0]) } ?? RawPath(".")
-        guard let resolved = parent.withCString({ OutputFolderGuard.resolved($0) }),
+        guard !folders.isEmpty, let resolved = path.withCString({ OutputFolderGuard.resolved($0) }),
               let folder = folders.first(where: { resolved.starts(with: $0) }) else { return }
         throw InputInsideOutputFolder(folder: RawPath(bytes: folder.dropLast()).display)
     }
 
-    /// `realpath` of a folder, with a "/" after it.
+    /// `realpath` of a path, with a "/" after it.
     private static func resolved(_ path: UnsafePointer<CChar>) -> [UInt8]? {
         guard let real = realpath(path, nil) else { return nil }
         defer { free(real) }
