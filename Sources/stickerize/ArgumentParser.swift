@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import StickerKit
 
 /// Parses the command line against a table of options (`OptionSpec.all`).
 ///
@@ -106,11 +106,6 @@ enum ArgumentParser {
     private static func sameFolder(_ a: String, _ b: String) -> Bool {
         let standardized = [a, b].map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         if standardized[0] == standardized[1] { return true }
-        func resolved(_ path: String) -> String? {
-            guard let real = realpath(path, nil) else { return nil }
-            defer { free(real) }
-            return String(cString: real)
-        }
-        return resolved(a).map { $0 == resolved(b) } ?? false
+        return RawPath(a).resolved.map { $0 == RawPath(b).resolved } ?? false
     }
 }

@@ -7,28 +7,24 @@ import Glibc
 /// replace the photo with its sticker, and `a.jpg`'s `a.png` another input. So inputs
 /// inside an output folder are refused, with folders compared once links are resolved.
 struct OutputFolderGuard: Sendable {
-    /// The output folders that exist, resolved (`realpath`), each ending in "/".
+    /// The output folders that exist, resolved, each ending in "/".
     private let folders: [[UInt8]]
 
     /// A folder that does not exist yet holds no input; it is left out.
     init(_ folders: [URL]) {
-        self.folders = folders.compactMap { $0.path.withCString(OutputFolderGuard.resolved) }
+        self.folders = folders.compactMap { RawPath($0.path).resolved.map(OutputFolderGuard.withSlash) }
     }
 
     /// The error for `path` when it lies inside an output folder, or is a link to a file
     /// that does. A path that does not resolve is left to fail when it is opened.
     func check(_ path: RawPath) throws(InputInsideOutputFolder) {
-        guard !folders.isEmpty, let resolved = path.withCString({ OutputFolderGuard.resolved($0) }),
+        guard !folders.isEmpty, let resolved = path.resolved.map(OutputFolderGuard.withSlash),
               let folder = folders.first(where: { resolved.starts(with: $0) }) else { return }
         throw InputInsideOutputFolder(folder: RawPath(bytes: folder.dropLast()).display)
     }
 
-    /// `realpath` of a path, with a "/" after it.
-    private static func resolved(_ path: UnsafePointer<CChar>) -> [UInt8]? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        let bytes = Array(UnsafeRawBufferPointer(start: real, count: strlen(real)))
-        return bytes.last == UInt8(ascii: "/") ? bytes : bytes + [UInt8(ascii: "/")]
+    private static func withSlash(_ path: RawPath) -> [UInt8] {
+        path.bytes.last == UInt8(ascii: "/") ? path.bytes : path.bytes + [UInt8(ascii: "/")]
     }
 }
 

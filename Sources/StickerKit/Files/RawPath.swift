@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 
 /// A file path as the bytes the kernel stores, which need not be UTF-8: a folder copied
 /// from an old camera card can hold `IMG\xE9.jpg` in Latin-1. Swift strings would replace
@@ -42,6 +43,16 @@ public struct RawPath: Sendable, Hashable, Comparable {
             }
         }
         return text
+    }
+
+    /// The absolute path with every link, `.` and `..` resolved (`realpath`), or nil when
+    /// the path does not lead anywhere (or cannot be read on the way).
+    public var resolved: RawPath? {
+        withCString { path in
+            guard let real = realpath(path, nil) else { return nil }
+            defer { free(real) }
+            return RawPath(bytes: UnsafeRawBufferPointer(start: real, count: strlen(real)))
+        }
     }
 
     /// Calls `body` with the path as a NUL-terminated C string, for `open`, `stat` and co.

@@ -70,8 +70,8 @@ public struct BatchPipeline: Sendable {
     /// Says what `run` would do with each input, in input order, without processing or
     /// writing anything: each file is hashed (unless the cache recorded its hash while it
     /// was unchanged) and its key looked up in the cache; an input inside an output folder
-    /// fails, as it would in `run`. An error `onItem` throws ends the
-    /// plan (a reader that went away wants no more lines) and is rethrown.
+    /// fails, as it would in `run`. An error `onItem` throws ends the plan (a reader that
+    /// went away wants no more lines) and is rethrown.
     public func plan<Inputs: AsyncSequence, Failure: Error>(
         _ inputs: Inputs, isolation: isolated (any Actor)? = #isolation,
         onItem: (PlannedInput) throws(Failure) -> Void
