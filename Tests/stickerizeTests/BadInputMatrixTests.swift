@@ -43,8 +43,8 @@ import TestSupport
         ]
     }
 
-    /// Bad inputs by file name, with what their error line must say.
-    private static func badFiles() throws -> [(String, Data, String)] {
+    /// Bad inputs by file name, with what their error line must say and their `failure`.
+    private static func badFiles() throws -> [(String, Data, String, FailureKind)] {
         let jpeg = TestFiles.jpeg(photo(9)), png = TestFiles.png(photo(10))
         let jxl = try ExternalEncoder.jxl(png, options: ["-d", "1"])
         var flippedHeader = png
@@ -55,29 +55,29 @@ import TestSupport
         let plain = RGBAImage(width: 120, height: 90, pixels: (0..<120 * 90).flatMap { _ in [UInt8]([205, 200, 190, 255]) })
         let clear = RGBAImage(width: 40, height: 30, pixels: [UInt8](repeating: 0, count: 40 * 30 * 4))
         return [
-            ("truncated-header.jpg", jpeg.prefix(40), "corrupt image"),
-            ("truncated-middle.jpg", jpeg.prefix(jpeg.count / 2), "corrupt image"),
-            ("truncated-end.jpg", jpeg.dropLast(2), "corrupt image"),
-            ("truncated.png", png.prefix(png.count * 2 / 3), "corrupt image"),
-            ("flipped-header.png", flippedHeader, "corrupt image"),
-            ("bad-crc.png", badCRC, "corrupt image"),
-            ("zero-bytes.jpg", Data(), "empty file"),
-            ("not-an-image.png", Data("PK\u{3}\u{4} a zip, not a picture\n".utf8), "not a PNG, JPEG, WebP, TIFF, GIF, JPEG XL, HEIC or AVIF image"),
-            ("no-image-data.png", HostileFiles.pngWithoutImageData(from: png), "corrupt image"),
-            ("bomb-header.png", HostileFiles.pngHeaderBomb(), "over the pixel budget"),
-            ("bomb-data.png", HostileFiles.pngInflationBomb(width: 32, height: 32, inflatedBytes: 32 << 20), "goes on past"),
-            ("palette-range.png", HostileFiles.paletteIndexOutOfRange(), "palette index 7 is out of range"),
-            ("no-scans.jpg", HostileFiles.jpegWithoutScans(from: jpeg), "corrupt image"),
-            ("twelve-bit.jpg", HostileFiles.twelveBitJPEG(from: jpeg), "unsupported image: 12-bit JPEG"),
-            ("all-background.png", TestFiles.png(plain), "no subject found"),
-            ("fully-transparent.png", TestFiles.png(clear), "no subject found"),
-            ("one-pixel.png", TestFiles.png(RGBAImage(width: 1, height: 1, pixels: [10, 20, 30, 255])), "no subject found"),
-            ("one-row.png", TestFiles.png(RGBAImage(width: 50, height: 1, pixels: (0..<50).flatMap { [UInt8($0 * 5), 9, 9, 255] })), "no subject found"),
-            ("one-column.jpg", TestFiles.jpeg(RGBAImage(width: 1, height: 50, pixels: (0..<50).flatMap { [9, UInt8($0 * 5), 9, 255] })), "no subject found"),
-            ("truncated.tif", TestTIFFWriter(photo(12)).encode().dropLast(40), "corrupt image"),
-            ("truncated.jxl", jxl.prefix(jxl.count / 2), "corrupt image: JPEG XL data is corrupt or truncated"),
+            ("truncated-header.jpg", jpeg.prefix(40), "corrupt image", .corrupt),
+            ("truncated-middle.jpg", jpeg.prefix(jpeg.count / 2), "corrupt image", .corrupt),
+            ("truncated-end.jpg", jpeg.dropLast(2), "corrupt image", .corrupt),
+            ("truncated.png", png.prefix(png.count * 2 / 3), "corrupt image", .corrupt),
+            ("flipped-header.png", flippedHeader, "corrupt image", .corrupt),
+            ("bad-crc.png", badCRC, "corrupt image", .corrupt),
+            ("zero-bytes.jpg", Data(), "empty file", .notAnImage),
+            ("not-an-image.png", Data("PK\u{3}\u{4} a zip, not a picture\n".utf8), "not a PNG, JPEG, WebP, TIFF, GIF, JPEG XL, HEIC or AVIF image", .notAnImage),
+            ("no-image-data.png", HostileFiles.pngWithoutImageData(from: png), "corrupt image", .corrupt),
+            ("bomb-header.png", HostileFiles.pngHeaderBomb(), "over the pixel budget", .tooLarge),
+            ("bomb-data.png", HostileFiles.pngInflationBomb(width: 32, height: 32, inflatedBytes: 32 << 20), "goes on past", .corrupt),
+            ("palette-range.png", HostileFiles.paletteIndexOutOfRange(), "palette index 7 is out of range", .corrupt),
+            ("no-scans.jpg", HostileFiles.jpegWithoutScans(from: jpeg), "corrupt image", .corrupt),
+            ("twelve-bit.jpg", HostileFiles.twelveBitJPEG(from: jpeg), "unsupported image: 12-bit JPEG", .unsupported),
+            ("all-background.png", TestFiles.png(plain), "no subject found", .noSubject),
+            ("fully-transparent.png", TestFiles.png(clear), "no subject found", .noSubject),
+            ("one-pixel.png", TestFiles.png(RGBAImage(width: 1, height: 1, pixels: [10, 20, 30, 255])), "no subject found", .noSubject),
+            ("one-row.png", TestFiles.png(RGBAImage(width: 50, height: 1, pixels: (0..<50).flatMap { [UInt8($0 * 5), 9, 9, 255] })), "no subject found", .noSubject),
+            ("one-column.jpg", TestFiles.jpeg(RGBAImage(width: 1, height: 50, pixels: (0..<50).flatMap { [9, UInt8($0 * 5), 9, 255] })), "no subject found", .noSubject),
+            ("truncated.tif", TestTIFFWriter(photo(12)).encode().dropLast(40), "corrupt image", .corrupt),
+            ("truncated.jxl", jxl.prefix(jxl.count / 2), "corrupt image: JPEG XL data is corrupt or truncated", .corrupt),
             ("no-colours.gif", TestGIFWriter(screenWidth: 8, screenHeight: 8, palette: [], frames: [frame]).encode(),
-             "corrupt image: GIF has no colour table"),
+             "corrupt image: GIF has no colour table", .corrupt),
         ]
     }
 
@@ -97,7 +97,7 @@ import TestSupport
             try write(data, named: name, in: mixed)
         }
         let bad = try Self.badFiles()
-        for (name, data, _) in bad { try write(data, named: Array(name.utf8), in: mixed) }
+        for (name, data, _, _) in bad { try write(data, named: Array(name.utf8), in: mixed) }
         // Never opened: a link to a device and a FIFO in the walked folder.
         try FileManager.default.createSymbolicLink(atPath: mixed.appendingPathComponent("zero.jpg").path,
                                                    withDestinationPath: "/dev/zero")
@@ -111,7 +111,7 @@ import TestSupport
         #expect(result.status == 1)
 
         let lines = result.standardError.split(separator: "\n").map(String.init)
-        for (name, _, message) in bad {
+        for (name, _, message, _) in bad {
             let matching = lines.filter { $0.hasPrefix("stickerize: \(mixed.appendingPathComponent(name).path): ") }
             #expect(matching.count == 1, "\(name): \(lines)")
             #expect(matching.first?.contains(message) == true, "\(name): \(matching)")
@@ -126,6 +126,12 @@ import TestSupport
         #expect(got == expected, "\(got.mapValues(\.count)) vs \(expected.mapValues(\.count))")
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
         #expect(manifest.items.filter { $0.status == .failed }.count == bad.count + 2)
+        let failures = Dictionary(uniqueKeysWithValues: manifest.items.map { ($0.source, $0.failure) })
+        for (name, _, _, kind) in bad {
+            #expect(failures[mixed.appendingPathComponent(name).path] == kind, "\(name)")
+        }
+        #expect(failures[missing] == .unreadable && failures["/dev/zero"] == .unreadable)
+        #expect(manifest.items.allSatisfy { ($0.status == .failed) == ($0.failure != nil) })
         #expect(manifest.items.filter { $0.status == .ok }.count == expected.count)
     }
 }

@@ -197,12 +197,14 @@ import TestSupport
         let before = try [inside, other].map { try Data(contentsOf: $0) }
         let reason = "inside the output folder \(out.resolvingSymlinksInPath().path), where an output could replace it"
 
-        let named = try runner.run([other.path, inside.path, photo.path, "--out", link.path, "--no-cache"])
+        let named = try runner.run([other.path, inside.path, photo.path, "--out", link.path, "--no-cache", "--json"])
         #expect(named.status == 1)
         #expect(named.standardError.contains("stickerize: \(inside.path): \(reason)\n"), "\(named.standardError)")
         #expect(named.standardError.contains("stickerize: \(other.path): \(reason)\n"), "\(named.standardError)")
         #expect(named.standardError.contains("3 photos: 1 new, 0 cached, 2 failed"), "the photo outside goes on")
         #expect(try [inside, other].map { try Data(contentsOf: $0) } == before)
+        #expect(named.standardOutput.components(separatedBy: "\"failure\":\"inside-output-folder\"").count == 3,
+                "\(named.standardOutput)")
 
         let listed = try runner.run(["-", "--out", TestFiles.temporaryFolder("fault-out").path, "--mask", out.path, "--no-cache"],
                                     input: Data((inside.path + "\n").utf8))

@@ -88,6 +88,7 @@ public struct BatchPipeline: Sendable {
                 item.status = cached ? .cached : .new
             } catch {
                 item.error = String(describing: error)
+                item.failure = FailureKind(error)
             }
             try onItem(item)
         }
@@ -132,7 +133,7 @@ public struct BatchPipeline: Sendable {
         } catch is CancellationError {
             return nil
         } catch {
-            return .failed(job, sha256: sha256, ms: elapsed(), error: String(describing: error))
+            return .failed(job, sha256: sha256, ms: elapsed(), error: error)
         }
     }
 

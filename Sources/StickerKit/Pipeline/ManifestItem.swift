@@ -43,10 +43,14 @@ public struct ManifestItem: Sendable, Codable, Equatable {
     public var timings: StageTimings?
     /// Wall-clock milliseconds this run spent on the input (reading to writing).
     public var ms: Double
+    /// Why it failed, one line for people.
     public var error: String?
+    /// What kind of failure it was, a stable word for scripts.
+    public var failure: FailureKind?
 
-    static func failed(_ job: BatchJob, sha256: String?, ms: Double, error: String) -> ManifestItem {
-        ManifestItem(index: job.index, source: job.source, sha256: sha256, status: .failed, ms: ms, error: error)
+    static func failed(_ job: BatchJob, sha256: String?, ms: Double, error: any Error) -> ManifestItem {
+        ManifestItem(index: job.index, source: job.source, sha256: sha256, status: .failed, ms: ms,
+                     error: String(describing: error), failure: FailureKind(error))
     }
 
     static func succeeded(_ job: BatchJob, sha256: String, result: CachedResult, status: Status,

@@ -16,4 +16,6 @@ public struct PlannedInput: Sendable, Codable, Equatable {
     public var status: Status
     public var sha256: String?
     public var error: String?
+    /// What kind of failure, when `failed` (`ManifestItem.failure`).
+    public var failure: FailureKind?
 }
