@@ -7,7 +7,8 @@ enum ExitCode: Int32 {
     case someInputsFailed = 1
     /// The command line was wrong; nothing was processed.
     case usageError = 2
-    /// SIGINT or SIGTERM stopped the run; finished outputs are complete, none is partial.
+    /// SIGINT, SIGTERM or SIGHUP stopped the run; finished outputs are complete, none is
+    /// partial.
     case interrupted = 130
     /// Standard output's reader went away before `--list` or the help was all written
     /// (`| head`): what a process killed by SIGPIPE reports to its shell, 128 + 13.

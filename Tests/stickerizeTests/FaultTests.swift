@@ -65,11 +65,11 @@ import TestSupport
             if trial % 2 == 1 { TestFiles.waitForFirstSticker(in: out, polls: 3000) }
             let delay = trial % 2 == 1 ? Int.random(in: 0...60, using: &generator) : Int.random(in: 0...runTime / 3, using: &generator)
             CommandRunner.pause(milliseconds: delay)
-            let signal = trial % 4 < 2 ? SIGINT : SIGTERM
+            let signal = [SIGINT, SIGTERM, SIGHUP][trial % 3]
             kill(process.processIdentifier, signal)
             process.waitUntilExit()
             // Before the handlers are installed the signal's default action ends the
-            // process (a shell reports 130 or 143); after the batch, the exit is 0.
+            // process (a shell reports 130, 143 or 129); after the batch, the exit is 0.
             let killedEarly = process.terminationReason == .uncaughtSignal && process.terminationStatus == signal
             #expect(process.terminationStatus == 130 || process.terminationStatus == 0 || killedEarly,
                     "trial \(trial): \(process.terminationReason) \(process.terminationStatus)")
@@ -88,6 +88,23 @@ import TestSupport
             }
         }
         #expect(interrupted > 0, "no trial interrupted a running batch (run time \(runTime) ms): \(outcomes)")
+    }
+
+    /// Started with SIGHUP ignored (`nohup`), a run outlives its terminal's hangup.
+    @Test func aRunStartedIgnoringHangupsFinishesThroughOne() throws {
+        let photos = CommandLineTests.photos(6)
+        let (expected, _) = try reference(photos)
+        let out = TestFiles.temporaryFolder("fault-out")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' HUP && exec \"$0\" \"$@\"", runner.executable.path,
+                             photos.path, "--out", out.path, "--no-cache", "-j", "1", "-q"]
+        try process.run()
+        TestFiles.waitForFirstSticker(in: out, polls: 3000)
+        kill(process.processIdentifier, SIGHUP)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        #expect(try TestFiles.stickers(in: out) == expected)
     }
 
     @Test func twoRunsAtOnceShareOneCacheAndOneOutputFolder() throws {
