@@ -107,6 +107,30 @@ import TestSupport
         #expect(try TestFiles.stickers(in: out) == expected)
     }
 
+    /// Files and folders are made as the umask says: a group sharing an output folder
+    /// (umask 002) can replace each other's stickers; umask 077 keeps them private.
+    @Test(arguments: [("002", 0o664, 0o775), ("077", 0o600, 0o700)])
+    func outputsFollowTheUmask(umask: String, fileMode: Int, folderMode: Int) throws {
+        let photos = CommandLineTests.photos(1)
+        let root = TestFiles.temporaryFolder("fault-umask")
+        let out = root.appendingPathComponent("out"), masks = root.appendingPathComponent("masks/nested")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "umask \(umask) && exec \"$0\" \"$@\"", runner.executable.path, photos.path,
+                             "--out", out.path, "--mask", masks.path, "--no-cache", "-q"]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        func mode(_ url: URL) throws -> Int {
+            try #require(FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int)
+        }
+        for file in [out.appendingPathComponent("p000.png"), out.appendingPathComponent("manifest.json"),
+                     masks.appendingPathComponent("p000.png")] {
+            #expect(try mode(file) == fileMode, "\(file.lastPathComponent)")
+        }
+        for folder in [out, masks, masks.deletingLastPathComponent()] { #expect(try mode(folder) == folderMode) }
+    }
+
     @Test func twoRunsAtOnceShareOneCacheAndOneOutputFolder() throws {
         let photos = CommandLineTests.photos(8)
         let expected = try reference(photos).stickers

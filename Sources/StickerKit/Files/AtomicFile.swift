@@ -8,6 +8,10 @@ public enum AtomicFile {
     /// Prefix of temporary files, so a walk can recognise (and skip) them.
     public static let temporaryPrefix = ".stickerize-tmp-"
 
+    /// The mode files are created with, before the umask: 0666, as `touch` and compilers
+    /// create theirs, so a umask of 002 makes shared outputs group-writable and 077 private.
+    static let permissions: mode_t = 0o666
+
     /// The longest name a file can have (NAME_MAX on Linux's file systems), in bytes.
     static let longestName = 255
 
@@ -43,7 +47,7 @@ public enum AtomicFile {
     public static func write(to url: URL, flushed: Bool = true,
                              body: (Output) throws(FileWriteError) -> Void) throws(FileWriteError) {
         let temporary = temporaryURL(for: url)
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, AtomicFile.permissions)
         guard descriptor >= 0 else { throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
         var isOpen = true
         do throws(FileWriteError) {

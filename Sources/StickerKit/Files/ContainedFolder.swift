@@ -50,7 +50,8 @@ public enum ContainedFolder {
         var partial = ""
         for component in path.split(separator: "/") {
             partial += "/" + component
-            if mkdir(partial, 0o755) != 0 && errno != EEXIST {
+            // 0777 before the umask, as `mkdir -p` makes folders.
+            if mkdir(partial, 0o777) != 0 && errno != EEXIST {
                 throw .cannotCreateFolder(path: path, reason: String(cString: strerror(errno)))
             }
         }
@@ -61,7 +62,7 @@ public enum ContainedFolder {
         if lstat(path, &info) != 0 {
             // Another process may create it between `lstat` and `mkdir`: EEXIST is fine,
             // as long as what is there now is a real folder.
-            guard errno == ENOENT, mkdir(path, 0o755) == 0 || errno == EEXIST, lstat(path, &info) == 0 else {
+            guard errno == ENOENT, mkdir(path, 0o777) == 0 || errno == EEXIST, lstat(path, &info) == 0 else {
                 throw .cannotCreateFolder(path: path, reason: String(cString: strerror(errno)))
             }
         }

@@ -26,7 +26,7 @@ public final class ManifestWriter {
         self.folder = folder
         self.options = options
         spoolURL = folder.appendingPathComponent(AtomicFile.temporaryPrefix + "\(getpid())-manifest-items")
-        spool = open(spoolURL.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        spool = open(spoolURL.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard spool >= 0 else { throw FileWriteError.cannotWrite(path: spoolURL.path, reason: String(cString: strerror(errno))) }
     }
 
