@@ -8,7 +8,7 @@ import StickerKit
 /// never a silent exit 0 with the data lost. SIGPIPE is ignored (`InterruptSignals`), so
 /// both arrive here as errors of `write(2)`.
 enum StandardOutput {
-    enum Failure: Error, Equatable {
+    enum Failure: Error {
         /// The pipe's reading end closed (EPIPE).
         case readerGone
         /// Any other write error, with its reason (`No space left on device`).
@@ -19,10 +19,6 @@ enum StandardOutput {
         let error = DescriptorWriter.writeAll(data, to: STDOUT_FILENO)
         if error == EPIPE { throw .readerGone }
         if error != 0 { throw .unwritable(reason: String(cString: strerror(error))) }
-    }
-
-    static func write(_ text: String) throws(Failure) {
-        try write(Data(text.utf8))
     }
 
     /// The one-line message for an unwritable standard output.

@@ -24,7 +24,7 @@ enum StickerizeCommand {
         }
         if options.showsHelp || options.showsVersion {
             do {
-                try StandardOutput.write(options.showsHelp ? HelpText.text : HelpText.version + "\n")
+                try StandardOutput.write(Data((options.showsHelp ? HelpText.text : HelpText.version + "\n").utf8))
                 return .success
             } catch {
                 return StandardOutput.exitCode(for: error)
