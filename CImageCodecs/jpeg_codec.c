@@ -50,6 +50,8 @@ struct cic_jpeg_decoder {
     JOCTET *icc;        // the embedded ICC profile (APP2), if any, for `cic_convert_to_srgb`
     unsigned int icc_length;
     cic_cmyk_transform *cmyk_profile;  // a CMYK photo's embedded profile, made a transform
+    int has_region;     // `cic_jpeg_set_region` limited the read to `region` (upright pixels)
+    uint32_t region_x, region_y, region_width, region_height;
 };
 
 /// Rows decoded per batch when they must be moved (an orientation, or CMYK): when the
@@ -185,17 +187,41 @@ cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels
     return CIC_OK;
 }
 
-/// Moves `count` decoded rows (RGBA, or CMYK converted naively, from stored row `first`)
-/// to their upright place in `rgba`, per EXIF.
-static void store_rows(struct cic_jpeg_decoder *decoder, const JSAMPLE *rows, uint32_t first, uint32_t count,
-                       uint8_t *rgba) {
-    ptrdiff_t w = decoder->cinfo.output_width;
-    cic_orientation_steps steps = cic_orientation_steps_for(decoder->orientation, decoder->cinfo.output_width,
-                                                            decoder->cinfo.output_height);
+/// The part of the stored image an upright rectangle of the oriented image comes from:
+/// each orientation is an axis-aligned isometry, so the rectangle's two corners, moved back,
+/// span it. `width` x `height` is the stored (scaled) size.
+static void stored_rect(uint32_t orientation, uint32_t width, uint32_t height,
+                        uint32_t x, uint32_t y, uint32_t region_width, uint32_t region_height,
+                        uint32_t *stored_x, uint32_t *stored_y, uint32_t *stored_width, uint32_t *stored_height) {
+    uint32_t x0 = x, y0 = y, x1 = x + region_width - 1, y1 = y + region_height - 1;  // upright corners
+    uint32_t sx0, sy0, sx1, sy1;
+    switch (orientation) {
+    case 2: sx0 = width - 1 - x0; sx1 = width - 1 - x1; sy0 = y0; sy1 = y1; break;
+    case 3: sx0 = width - 1 - x0; sx1 = width - 1 - x1; sy0 = height - 1 - y0; sy1 = height - 1 - y1; break;
+    case 4: sx0 = x0; sx1 = x1; sy0 = height - 1 - y0; sy1 = height - 1 - y1; break;
+    case 5: sx0 = y0; sx1 = y1; sy0 = x0; sy1 = x1; break;
+    case 6: sx0 = y0; sx1 = y1; sy0 = height - 1 - x0; sy1 = height - 1 - x1; break;
+    case 7: sx0 = width - 1 - y0; sx1 = width - 1 - y1; sy0 = height - 1 - x0; sy1 = height - 1 - x1; break;
+    case 8: sx0 = width - 1 - y0; sx1 = width - 1 - y1; sy0 = x0; sy1 = x1; break;
+    default: sx0 = x0; sx1 = x1; sy0 = y0; sy1 = y1; break;
+    }
+    *stored_x = sx0 < sx1 ? sx0 : sx1;
+    *stored_y = sy0 < sy1 ? sy0 : sy1;
+    *stored_width = (sx0 < sx1 ? sx1 - sx0 : sx0 - sx1) + 1;
+    *stored_height = (sy0 < sy1 ? sy1 - sy0 : sy0 - sy1) + 1;
+}
+
+/// Moves `count` decoded rows (RGBA, or CMYK converted naively; `stride` pixels apart,
+/// starting `column` pixels in) that are rows `first`... of a stored `width` x `height`
+/// image to their upright place in `rgba`, per EXIF.
+static void store_rows(struct cic_jpeg_decoder *decoder, const JSAMPLE *rows, size_t stride, size_t column,
+                       uint32_t width, uint32_t height, uint32_t first, uint32_t count, uint8_t *rgba) {
+    ptrdiff_t w = width;
+    cic_orientation_steps steps = cic_orientation_steps_for(decoder->orientation, width, height);
     int cmyk = decoder->cinfo.out_color_space == JCS_CMYK && decoder->cmyk_profile == NULL;
     for (ptrdiff_t x = 0; x < w; x++) {
         for (uint32_t r = 0; r < count; r++) {
-            const JSAMPLE *s = rows + ((size_t)r * (size_t)w + (size_t)x) * 4;
+            const JSAMPLE *s = rows + ((size_t)r * stride + column + (size_t)x) * 4;
             uint8_t *d = rgba + (steps.origin + x * steps.step_x + (ptrdiff_t)(first + r) * steps.step_y) * 4;
             if (cmyk) {
                 unsigned c = s[0], m = s[1], ye = s[2], k = s[3];
@@ -213,6 +239,22 @@ static void store_rows(struct cic_jpeg_decoder *decoder, const JSAMPLE *rows, ui
     }
 }
 
+cic_status cic_jpeg_set_region(cic_jpeg_decoder *decoder, uint32_t x, uint32_t y, uint32_t width, uint32_t height,
+                               cic_header *header) {
+    if (decoder == NULL || header == NULL || width == 0 || height == 0) return CIC_ERR_ARGUMENT;
+    if (x >= header->width || y >= header->height || width > header->width - x || height > header->height - y) {
+        return CIC_ERR_ARGUMENT;
+    }
+    decoder->has_region = 1;
+    decoder->region_x = x;
+    decoder->region_y = y;
+    decoder->region_width = width;
+    decoder->region_height = height;
+    header->width = width;
+    header->height = height;
+    return CIC_OK;
+}
+
 cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
                          char *message, size_t message_capacity) {
     if (decoder == NULL || rgba == NULL) return CIC_ERR_ARGUMENT;
@@ -222,34 +264,53 @@ cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
         return CIC_ERR_CORRUPT;
     }
     jpeg_start_decompress(cinfo);
-    int direct = decoder->orientation == 1 && cinfo->out_color_space == JCS_EXT_RGBA;
+    // The stored rows and columns to read: all of them, or those a region comes from.
+    uint32_t stored_width = cinfo->output_width, stored_height = cinfo->output_height;
+    uint32_t x = 0, y = 0, width = stored_width, height = stored_height;
+    if (decoder->has_region) {
+        stored_rect(decoder->orientation, stored_width, stored_height, decoder->region_x, decoder->region_y,
+                    decoder->region_width, decoder->region_height, &x, &y, &width, &height);
+    }
+    // libjpeg-turbo decodes whole iMCU columns: the cropped rows start at or before x.
+    JDIMENSION first_column = x, columns = width;
+    if (width < stored_width) jpeg_crop_scanline(cinfo, &first_column, &columns);
+    if (y > 0 && jpeg_skip_scanlines(cinfo, y) != y) {
+        cic_set_message(message, message_capacity, "JPEG data ended early");
+        return CIC_ERR_CORRUPT;
+    }
+    int direct = !decoder->has_region && decoder->orientation == 1 && cinfo->out_color_space == JCS_EXT_RGBA;
     size_t row_bytes = (size_t)cinfo->output_width * 4;
     if (!direct && decoder->rows == NULL) {
         decoder->rows = malloc(row_bytes * CIC_JPEG_BATCH);
         if (decoder->rows == NULL) return CIC_ERR_OUT_OF_MEMORY;
     }
     uint32_t batched = 0;   // rows waiting in decoder->rows to be moved
-    while (cinfo->output_scanline < cinfo->output_height) {
-        uint32_t y = cinfo->output_scanline;
-        JSAMPROW target = direct ? rgba + (size_t)y * row_bytes : decoder->rows + batched * row_bytes;
+    for (uint32_t row = 0; row < height; row++) {
+        JSAMPROW target = direct ? rgba + (size_t)row * row_bytes : decoder->rows + batched * row_bytes;
         if (jpeg_read_scanlines(cinfo, &target, 1) != 1) {
             cic_set_message(message, message_capacity, "JPEG data ended early");
             return CIC_ERR_CORRUPT;
         }
         if (direct) continue;
         batched += 1;
-        if (batched == CIC_JPEG_BATCH || cinfo->output_scanline == cinfo->output_height) {
+        if (batched == CIC_JPEG_BATCH || row + 1 == height) {
             if (decoder->cmyk_profile != NULL) {
                 cic_cmyk_transform_apply(decoder->cmyk_profile, decoder->rows, (size_t)batched * cinfo->output_width);
             }
-            store_rows(decoder, decoder->rows, y + 1 - batched, batched, rgba);
+            store_rows(decoder, decoder->rows, cinfo->output_width, x - first_column, width, height,
+                       row + 1 - batched, batched, rgba);
             batched = 0;
         }
     }
-    jpeg_finish_decompress(cinfo);
+    // Rows below a region are never decoded.
+    if (height < stored_height) {
+        jpeg_abort_decompress(cinfo);
+    } else {
+        jpeg_finish_decompress(cinfo);
+    }
     if (decoder->icc != NULL) {
         cic_color_model model = cinfo->jpeg_color_space == JCS_GRAYSCALE ? CIC_COLOR_MODEL_GREY : CIC_COLOR_MODEL_RGB;
-        cic_convert_to_srgb(decoder->icc, decoder->icc_length, model, rgba, (size_t)cinfo->output_width * cinfo->output_height);
+        cic_convert_to_srgb(decoder->icc, decoder->icc_length, model, rgba, (size_t)width * height);
     }
     return CIC_OK;
 }

@@ -68,6 +68,14 @@ cic_status cic_jpeg_open(const uint8_t *data, size_t length, uint64_t max_pixels
                          uint32_t min_long_side, int apply_orientation,
                          cic_jpeg_decoder **decoder, cic_header *header,
                          char *message, size_t message_capacity);
+/// Limits the next `cic_jpeg_read` to the upright rectangle (`x`, `y`, `width`, `height`)
+/// of the image the header describes (at its scale) and makes the header's size the
+/// rectangle's: rows above it are skipped (`jpeg_skip_scanlines`: entropy-decoded, not
+/// transformed), rows below it are never read, and columns outside it are cropped as far
+/// as libjpeg-turbo's iMCU alignment allows (`jpeg_crop_scanline`). CIC_ERR_ARGUMENT when
+/// the rectangle is empty or not inside the image.
+cic_status cic_jpeg_set_region(cic_jpeg_decoder *decoder, uint32_t x, uint32_t y, uint32_t width, uint32_t height,
+                               cic_header *header);
 cic_status cic_jpeg_read(cic_jpeg_decoder *decoder, uint8_t *rgba,
                          char *message, size_t message_capacity);
 void cic_jpeg_close(cic_jpeg_decoder *decoder);

@@ -1,10 +1,10 @@
 import CImageCodecs
 import Foundation
-import StickerKit
+@testable import StickerKit
 import Testing
 import TestSupport
 
-/// JPEG decoding: colour kinds, progressive, shrink-on-load and EXIF orientation.
+/// JPEG decoding: colour kinds, progressive, shrink-on-load, EXIF orientation and regions.
 @Suite struct JPEGDecodeTests {
     /// Four flat quadrants (red, green, blue, white) so orientation is easy to read back.
     private func quadrants(width: Int = 64, height: Int = 48) -> RGBAImage {
@@ -81,5 +81,77 @@ import TestSupport
         let data = TestFiles.jpeg(odd, orientation: UInt32(orientation))
         let plain = try ImageDecoder.decode(data, options: DecodeOptions(appliesOrientation: false)).image
         #expect(try ImageDecoder.decode(data).image == ExifOrientation.upright(plain, orientation: orientation))
+    }
+
+    /// Smooth colour that changes in every direction, with a fine grid of dots: any pixel
+    /// moved, mirrored or taken from the wrong row shows.
+    private func texture(width: Int, height: Int) -> RGBAImage {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let dot: Int = (x % 7 == 3 && y % 5 == 2) ? 90 : 0
+                pixels[(y * width + x) * 4] = UInt8((x * 255 / width + dot) % 256)
+                pixels[(y * width + x) * 4 + 1] = UInt8((y * 255 / height) % 256)
+                pixels[(y * width + x) * 4 + 2] = UInt8(((x + 2 * y) % 200 + dot / 2) % 256)
+            }
+        }
+        return RGBAImage(width: width, height: height, pixels: pixels)
+    }
+
+    private func crop(_ image: RGBAImage, _ rect: PixelRect) -> RGBAImage {
+        var pixels: [UInt8] = []
+        for y in rect.y..<(rect.y + rect.height) {
+            pixels += image.pixels[((y * image.width + rect.x) * 4)..<((y * image.width + rect.x + rect.width) * 4)]
+        }
+        return RGBAImage(width: rect.width, height: rect.height, pixels: pixels)
+    }
+
+    /// A region, under every orientation and scale, is the same pixels as that rectangle of
+    /// the whole decode (rows skipped above it, columns cropped at iMCU boundaries and the
+    /// rows below never read change nothing inside it).
+    @Test(arguments: 1...8, [false, true])
+    func aRegionIsThatRectangleOfTheWholeDecode(orientation: Int, progressive: Bool) throws {
+        let stored = ExifOrientation.stored(texture(width: 203, height: 157), orientation: orientation)
+        let data = TestFiles.jpeg(stored, progressive: progressive, orientation: UInt32(orientation))
+        for minimumLongSide in [nil, 90] {
+            let options = DecodeOptions(minimumLongSide: minimumLongSide)
+            let whole = try ImageDecoder.decode(data, options: options).image
+            for rect in [PixelRect(x: 17, y: 23, width: 41, height: 29), PixelRect(x: 0, y: 0, width: 9, height: 70),
+                         PixelRect(x: whole.width - 30, y: whole.height - 11, width: 30, height: 11),
+                         PixelRect(x: 0, y: 0, width: whole.width, height: whole.height)] {
+                var asked: (Int, Int)?
+                let region = try ImageDecoder.decodeJPEG(data, options: options) { width, height in
+                    asked = (width, height)
+                    return rect
+                }
+                #expect(asked.map { $0 == (whole.width, whole.height) } == true)
+                #expect(region.region == rect && region.decodedWidth == whole.width && region.decodedHeight == whole.height)
+                let expected = crop(whole, rect)
+                #expect(region.image.width == rect.width && region.image.height == rect.height)
+                // Chroma upsampled without the rows or columns beyond the region may differ
+                // by a few levels along its edge; everything inside is the same.
+                var edge = 0, inside = 0
+                for y in 0..<rect.height {
+                    for x in 0..<rect.width {
+                        let i = (y * rect.width + x) * 4
+                        let difference = (0..<3).map { abs(Int(region.image.pixels[i + $0]) - Int(expected.pixels[i + $0])) }.max()!
+                        if x < 1 || y < 1 || x >= rect.width - 1 || y >= rect.height - 1 {
+                            edge = max(edge, difference)
+                        } else {
+                            inside = max(inside, difference)
+                        }
+                    }
+                }
+                #expect(inside == 0 && edge <= 8, "\(rect) at \(whole.width)x\(whole.height): inside \(inside), edge \(edge)")
+            }
+        }
+    }
+
+    @Test func aRegionOutsideTheImageIsAnError() {
+        let data = TestFiles.jpeg(texture(width: 40, height: 30))
+        for rect in [PixelRect(x: 30, y: 0, width: 11, height: 5), PixelRect(x: 0, y: 0, width: 0, height: 5),
+                     PixelRect(x: 0, y: 30, width: 4, height: 1)] {
+            #expect(throws: CodecError.self) { try ImageDecoder.decodeJPEG(data, options: DecodeOptions()) { _, _ in rect } }
+        }
     }
 }

@@ -396,4 +396,35 @@ import TestSupport
         #expect(sticker.scale < 0.35)
         #expect(iou > 0.9)
     }
+
+    /// A subject a third of a big JPEG's width: shrink-on-load (to half size, the long side
+    /// still over `maxSize`) leaves it fewer pixels than the sticker may have, so its crop
+    /// is decoded again at full size. The sticker then fills `maxSize`, as the same photo's
+    /// PNG (never shrunk) does, on the same crop, with the disc's outline.
+    @Test func aSmallSubjectInABigJPEGStillFillsTheStickersSize() async throws {
+        let scene = Scene(width: 2400, height: 1800, background: .plain([235, 232, 225]),
+                          shapes: [(.disc(x: 1000, y: 820, radius: 400), [200, 50, 40])])
+        let (image, mask) = scene.render()
+        let options = ProcessingOptions(sticker: StickerOptions(maxSize: 640))
+        let fromJPEG = try await PhotoProcessor(options: options).process(TestFiles.jpeg(image)).sticker
+        let fromPNG = try await PhotoProcessor(options: options).process(TestFiles.png(image)).sticker
+        #expect(max(fromJPEG.image.width, fromJPEG.image.height) == 640)
+        #expect(fromJPEG.image.width == fromPNG.image.width && fromJPEG.image.height == fromPNG.image.height)
+        #expect(abs(fromJPEG.scale - fromPNG.scale) < 0.01, "\(fromJPEG.scale) against \(fromPNG.scale)")
+        #expect(abs(fromJPEG.crop.x - fromPNG.crop.x) <= 2 && abs(fromJPEG.crop.width - fromPNG.crop.width) <= 4)
+        let alpha = TestFiles.fullFrameAlpha(fromJPEG, width: image.width, height: image.height)
+        #expect(TestFiles.iou(alpha, mask) > 0.97)
+    }
+
+    /// Whatever the crop's rounding, no sticker is longer than `maxSize`: a crop grown by a
+    /// margin rounded out to whole pixels at a scale under 1 made stickers of 1,025 and 1,026.
+    @Test func noStickerIsLongerThanItsMaximumSize() {
+        let options = StickerOptions(maxSize: 1024)
+        for step in 0..<200 {
+            let offset = Double(step) * 0.37
+            let subject = (minX: 100.3 + offset, minY: 90.6, maxX: 2228.7 + offset * 2, maxY: 1164.2 + offset)
+            let layout = CropLayout(subject: subject, imageWidth: 4032, imageHeight: 3024, options: options)
+            #expect(max(layout.outputWidth, layout.outputHeight) == 1024, "\(subject)")
+        }
+    }
 }

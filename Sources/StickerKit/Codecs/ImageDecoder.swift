@@ -34,14 +34,46 @@ public enum ImageDecoder {
     }
 
     /// Opens, then reads into a buffer Swift owns, then closes: the same for every format.
-    private static func run(_ shim: Shim, options: DecodeOptions) throws(CodecError) -> (RGBAImage, cic_header) {
+    /// `limit` may narrow the read once the header is known (a JPEG's region).
+    private static func run(
+        _ shim: Shim, options: DecodeOptions,
+        limit: (OpaquePointer?, inout cic_header) throws(CodecError) -> Void = { _, _ in }
+    ) throws(CodecError) -> (RGBAImage, cic_header) {
         var decoder: OpaquePointer?
         var header = cic_header()
         defer { shim.close(decoder) }
         try CodecStatus.check({ message, capacity in shim.open(&decoder, &header, message, capacity) },
                               tooManyPixels: { tooMany(header, options) })
+        try limit(decoder, &header)
         let image = try readPixels(header) { pixels, message, capacity in shim.read(decoder, pixels, message, capacity) }
         return (image, header)
+    }
+
+    /// Decodes only part of a JPEG: shrunk on load as `options` say, then `region` picks,
+    /// given the upright size at that scale, the rectangle to decode. Rows below it are
+    /// never read and rows above it only entropy-decoded, so a crop costs less than the
+    /// whole photo at the same scale.
+    static func decodeJPEG(_ data: Data, options: DecodeOptions,
+                           region: (_ width: Int, _ height: Int) -> PixelRect) throws(CodecError) -> DecodedRegion {
+        guard ImageFormat(sniffing: data) == .jpeg else { throw .unrecognizedFormat }
+        var picked = PixelRect(x: 0, y: 0, width: 0, height: 0), fullWidth = 0, fullHeight = 0
+        let result = data.withUnsafeBytes { raw in
+            Result { () throws(CodecError) -> (RGBAImage, cic_header) in
+                let bytes = raw.bindMemory(to: UInt8.self)
+                return try run(jpegShim(bytes, options: options), options: options) { decoder, header throws(CodecError) in
+                    fullWidth = Int(header.width)
+                    fullHeight = Int(header.height)
+                    picked = region(fullWidth, fullHeight)
+                    let status = cic_jpeg_set_region(decoder, UInt32(clamping: picked.x), UInt32(clamping: picked.y),
+                                                     UInt32(clamping: picked.width), UInt32(clamping: picked.height), &header)
+                    guard status == CIC_OK else { throw .corrupt(reason: "region outside the image") }
+                }
+            }
+        }
+        let (image, header) = try result.get()
+        let swapped = header.orientation >= 5
+        return DecodedRegion(image: image, region: picked, decodedWidth: fullWidth, decodedHeight: fullHeight,
+                             sourceWidth: Int(swapped ? header.source_height : header.source_width))
     }
 
     private static func decodePNG(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
@@ -86,12 +118,15 @@ public enum ImageDecoder {
     }
 
     private static func decodeJPEG(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) throws(CodecError) -> DecodedImage {
+        decoded(try run(jpegShim(bytes, options: options), options: options), format: .jpeg)
+    }
+
+    private static func jpegShim(_ bytes: UnsafeBufferPointer<UInt8>, options: DecodeOptions) -> Shim {
         let minimumLongSide = UInt32(clamping: options.minimumLongSide ?? 0)
-        let shim = Shim(open: {
+        return Shim(open: {
             cic_jpeg_open(bytes.baseAddress, bytes.count, UInt64(options.maxPixels), minimumLongSide,
                           options.appliesOrientation ? 1 : 0, &$0, &$1, $2, $3)
         }, read: cic_jpeg_read, close: cic_jpeg_close)
-        return decoded(try run(shim, options: options), format: .jpeg)
     }
 
     private static func decoded(_ result: (RGBAImage, cic_header), format: ImageFormat) -> DecodedImage {

@@ -3,7 +3,8 @@ import FoundationEssentials
 /// Turns one photo's bytes into a sticker and its colours.
 ///
 /// Pure work on values with no shared state, so many run at once on the cooperative pool:
-/// the photo is decoded once (JPEGs shrink on load to the size the sticker needs), then
+/// the photo is decoded once (JPEGs shrink on load to the size the sticker needs, and a
+/// subject too small for it at that scale has its crop decoded again, finer), then
 /// sticker extraction and the photo's colour extraction run side by side with `async let`;
 /// the subject's palette and the card gradient follow once the sticker is known.
 ///
@@ -27,18 +28,20 @@ nonisolated public struct PhotoProcessor: Sendable {
         }
         try Task.checkCancellation()
         let working = WorkingImage(decoded.image, longSide: options.sticker.workingSize)
-        async let sticker = extractSticker(decoded, working: working)
+        let finer = FinerCropSource(data: data, options: decodeOptions)
+        async let sticker = extractSticker(decoded, working: working, finer: finer)
         async let photoColors = extractColors(decoded, working: working)
         var timings = StageTimings()
-        timings.decode = decodeTime
-        let ((stickerResult, segmentTime), stickerTime) = try await sticker
+        let ((stickerResult, segmentTime, cropDecodeTime), stickerTime) = try await sticker
         let ((palette, roles), photoColorTime) = await photoColors
         let (subject, subjectColorTime) = StageTimings.measure {
             ColorExtractor(count: options.colorCount).palette(of: stickerResult.image)
         }
         let colorResult = ColorScheme(palette: palette, roles: roles, subject: subject,
                                       gradient: GradientRule.pick(candidates: palette + roles.colors, subject: subject))
-        timings.sticker = stickerTime
+        // A crop decoded again, finer, counts as decoding.
+        timings.decode = decodeTime + cropDecodeTime
+        timings.sticker = stickerTime - cropDecodeTime
         timings.segment = segmentTime
         timings.colors = photoColorTime + subjectColorTime
         try Task.checkCancellation()
@@ -50,9 +53,11 @@ nonisolated public struct PhotoProcessor: Sendable {
     }
 
     @concurrent
-    private func extractSticker(_ decoded: DecodedImage, working: WorkingImage)
-        async throws -> ((sticker: Sticker, segment: Double), Double) {
-        try StageTimings.measure { try StickerExtractor(options: options.sticker).extract(from: decoded, working: working) }
+    private func extractSticker(_ decoded: DecodedImage, working: WorkingImage, finer: FinerCropSource)
+        async throws -> ((sticker: Sticker, segment: Double, cropDecode: Double), Double) {
+        try StageTimings.measure {
+            try StickerExtractor(options: options.sticker).extract(from: decoded, working: working, finer: finer)
+        }
     }
 
     /// The photo's palette and roles; from the shared working image unless the photo has

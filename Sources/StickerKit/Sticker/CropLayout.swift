@@ -16,7 +16,8 @@ struct CropLayout: Sendable {
         guard options.cropsToSubject else {
             let longSide = Double(max(imageWidth, imageHeight))
             let scale = options.maxSize.map { min(1, Double($0) / longSide) } ?? 1
-            self.init(crop: PixelRect(x: 0, y: 0, width: imageWidth, height: imageHeight), scale: scale)
+            self.init(crop: PixelRect(x: 0, y: 0, width: imageWidth, height: imageHeight), scale: scale,
+                      limit: options.maxSize)
             return
         }
         let longSide = max(subject.maxX - subject.minX, subject.maxY - subject.minY)
@@ -31,12 +32,18 @@ struct CropLayout: Sendable {
         let maxX = min(imageWidth, Int((subject.maxX + margin).rounded(.up)))
         let maxY = min(imageHeight, Int((subject.maxY + margin).rounded(.up)))
         self.init(crop: PixelRect(x: minX, y: minY, width: max(1, maxX - minX), height: max(1, maxY - minY)),
-                  scale: scale)
+                  scale: scale, limit: options.maxSize)
     }
 
-    /// `crop` at `scale`, rounded to whole output pixels (`scale` then the exact ratio).
-    private init(crop: PixelRect, scale: Double) {
+    /// `crop` at `scale`, rounded to whole output pixels (`scale` then the exact ratio), and
+    /// no longer than `limit`: the margin rounded out to whole pixels of a scaled-down crop
+    /// would otherwise make a sticker a pixel or two over it.
+    private init(crop: PixelRect, scale: Double, limit: Int?) {
         self.crop = crop
+        var scale = scale
+        if let limit, Double(max(crop.width, crop.height)) * scale > Double(limit) {
+            scale = Double(limit) / Double(max(crop.width, crop.height))
+        }
         outputWidth = max(1, Int((Double(crop.width) * scale).rounded()))
         outputHeight = max(1, Int((Double(crop.height) * scale).rounded()))
         self.scale = Double(outputWidth) / Double(crop.width)

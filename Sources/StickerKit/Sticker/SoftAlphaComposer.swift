@@ -37,9 +37,12 @@ enum SoftAlphaComposer {
     /// 0.8783 / 0.8431, boundary F up by 0.0000-0.0001; the dev set the same to four places.
     static func subsampling(forRadius radius: Int) -> Int { max(1, (radius + 1) / 2) }
 
-    static func compose(_ image: RGBAImage, mask: ForegroundMask, maskScale: Double, layout: CropLayout) -> RGBAImage {
+    /// `image` holds the photo from `origin` on (in the layout's pixels): the whole photo,
+    /// or only the crop when it was decoded on its own (`FinerCropSource`).
+    static func compose(_ image: RGBAImage, origin: (x: Int, y: Int) = (0, 0), mask: ForegroundMask,
+                        maskScale: Double, layout: CropLayout) -> RGBAImage {
         let width = layout.outputWidth, height = layout.outputHeight
-        var pixels = opaqueColors(of: image, layout: layout)
+        var pixels = opaqueColors(of: image, origin: origin, layout: layout)
         let region = layout.region
         let maskRegion = Resampler.Region(x: region.x * maskScale, y: region.y * maskScale,
                                           width: region.width * maskScale, height: region.height * maskScale)
@@ -71,8 +74,10 @@ enum SoftAlphaComposer {
 
     /// The crop's colours at output size as RGBA bytes with alpha 255: the decoded bytes
     /// themselves when the crop is not scaled, else area-averaged and rounded.
-    private static func opaqueColors(of image: RGBAImage, layout: CropLayout) -> [UInt8] {
-        let crop = layout.crop, width = layout.outputWidth, height = layout.outputHeight
+    private static func opaqueColors(of image: RGBAImage, origin: (x: Int, y: Int), layout: CropLayout) -> [UInt8] {
+        let width = layout.outputWidth, height = layout.outputHeight
+        let crop = PixelRect(x: layout.crop.x - origin.x, y: layout.crop.y - origin.y,
+                             width: layout.crop.width, height: layout.crop.height)
         var colors: [UInt8]
         if width == crop.width && height == crop.height {
             colors = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
@@ -87,7 +92,9 @@ enum SoftAlphaComposer {
             }
         } else {
             colors = image.pixels.withUnsafeBufferPointer {
-                Resampler.resample($0, width: image.width, height: image.height, channels: 4, region: layout.region,
+                Resampler.resample($0, width: image.width, height: image.height, channels: 4,
+                                   region: Resampler.Region(x: Double(crop.x), y: Double(crop.y),
+                                                            width: Double(crop.width), height: Double(crop.height)),
                                    width: width, height: height, as: UInt8.self)
             }
         }

@@ -21,12 +21,15 @@ public struct StickerExtractor: Sendable {
     }
 
     /// `working` is the decoded image at `options.workingSize`, shared with colour
-    /// extraction. Also returns the milliseconds the segmentation took (0 for kept alpha).
-    func extract(from decoded: DecodedImage, working: WorkingImage) throws -> (sticker: Sticker, segment: Double) {
+    /// extraction; `finer`, the file of a JPEG decoded shrunk on load, for its crop to be
+    /// decoded again where the shrunk pixels cannot fill the sticker. Also returns the
+    /// milliseconds the segmentation took (0 for kept alpha) and those the crop's decode took.
+    func extract(from decoded: DecodedImage, working: WorkingImage, finer: FinerCropSource? = nil)
+        throws -> (sticker: Sticker, segment: Double, cropDecode: Double) {
         if decoded.declaresAlpha, let sticker = try passThroughAlpha(decoded) {
-            return (sticker, 0)
+            return (sticker, 0, 0)
         }
-        return try segmentAndCut(decoded, working: working)
+        return try segmentAndCut(decoded, working: working, finer: finer)
     }
 
     /// The photo's own alpha, cropped as the options say; nil when its alpha is (almost)
@@ -50,10 +53,11 @@ public struct StickerExtractor: Sendable {
         let layout = CropLayout(subject: (Double(minX), Double(minY), Double(maxX + 1), Double(maxY + 1)),
                                 imageWidth: image.width, imageHeight: image.height, options: options)
         let output = try AlphaResampler.cropAndScale(image, layout: layout)
-        return sticker(output, layout: layout, decoded: decoded, confidence: 1)
+        return sticker(output, layout: layout, scale: decoded.scale, decoded: decoded, confidence: 1)
     }
 
-    private func segmentAndCut(_ decoded: DecodedImage, working: WorkingImage) throws -> (sticker: Sticker, segment: Double) {
+    private func segmentAndCut(_ decoded: DecodedImage, working: WorkingImage, finer: FinerCropSource?)
+        throws -> (sticker: Sticker, segment: Double, cropDecode: Double) {
         let image = decoded.image
         let ((mask, prior), segmentTime) = try StageTimings.measure {
             let refinement = WorkingImage(image, longSide: options.refinementSize)
@@ -68,23 +72,40 @@ public struct StickerExtractor: Sendable {
         // narrow for the coarse level; either way its scale is its width over the photo's.
         let maskScale = Double(mask.width) / Double(image.width)
         let toDecoded = 1 / maskScale
-        let layout = CropLayout(
-            subject: (Double(bounds.minX) * toDecoded, Double(bounds.minY) * toDecoded,
-                      Double(bounds.maxX + 1) * toDecoded, Double(bounds.maxY + 1) * toDecoded),
-            imageWidth: image.width, imageHeight: image.height, options: options)
+        let subject = (minX: Double(bounds.minX) * toDecoded, minY: Double(bounds.minY) * toDecoded,
+                       maxX: Double(bounds.maxX + 1) * toDecoded, maxY: Double(bounds.maxY + 1) * toDecoded)
+        let layout = CropLayout(subject: subject, imageWidth: image.width, imageHeight: image.height, options: options)
         try Task.checkCancellation()
+        // A crop shown at its decoded size (scale 1) that shrink-on-load left smaller than
+        // the sticker may be: decode it again, finer.
+        if let finer, options.cropsToSubject, options.maxSize != nil, decoded.scale < 1, layout.scale >= 1 {
+            let toSource = 1 / decoded.scale
+            let ((region, finerLayout), cropDecode) = try StageTimings.measure {
+                try finer.decode(subject: (subject.minX * toSource, subject.minY * toSource,
+                                           subject.maxX * toSource, subject.maxY * toSource),
+                                 sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight, sticker: options)
+            }
+            try Task.checkCancellation()
+            let output = SoftAlphaComposer.compose(region.image, origin: (region.region.x, region.region.y), mask: mask,
+                                                   maskScale: Double(mask.width) / Double(region.decodedWidth),
+                                                   layout: finerLayout)
+            return (sticker(output, layout: finerLayout, scale: region.scale, decoded: decoded, confidence: confidence),
+                    segmentTime, cropDecode)
+        }
         let output = SoftAlphaComposer.compose(image, mask: mask, maskScale: maskScale, layout: layout)
-        return (sticker(output, layout: layout, decoded: decoded, confidence: confidence), segmentTime)
+        return (sticker(output, layout: layout, scale: decoded.scale, decoded: decoded, confidence: confidence), segmentTime, 0)
     }
 
-    private func sticker(_ image: RGBAImage, layout: CropLayout, decoded: DecodedImage, confidence: Double?) -> Sticker {
-        let toSource = 1 / decoded.scale
+    /// The sticker of `layout`, whose pixels are `scale` of the source's.
+    private func sticker(_ image: RGBAImage, layout: CropLayout, scale: Double, decoded: DecodedImage,
+                         confidence: Double?) -> Sticker {
+        let toSource = 1 / scale
         let crop = layout.crop
         let sourceCrop = PixelRect(x: Int((Double(crop.x) * toSource).rounded()),
                                    y: Int((Double(crop.y) * toSource).rounded()),
                                    width: Int((Double(crop.width) * toSource).rounded()),
                                    height: Int((Double(crop.height) * toSource).rounded()))
-        return Sticker(image: image, crop: sourceCrop, scale: layout.scale * decoded.scale,
+        return Sticker(image: image, crop: sourceCrop, scale: layout.scale * scale,
                        sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight, confidence: confidence)
     }
 }
