@@ -3,8 +3,9 @@
 //
 // Each input goes through every decoder (each refuses the others' signatures at once),
 // the way `ImageDecoder` calls them: open with a pixel budget, then read into a buffer
-// of the size the header promised. JPEGs are decoded twice, at full size and with DCT
-// shrink-on-load, because the two take different paths through the orientation scatter.
+// of the size the header promised. JPEGs are decoded three times: at full size and with DCT
+// shrink-on-load, because the two take different paths through the orientation scatter,
+// and a rectangle of their middle only (skipped rows, cropped columns).
 // The input is also handed to the EXIF orientation parser as an APP1 payload: inside a
 // JPEG, libjpeg keeps markers in its own memory pools, where AddressSanitizer cannot see
 // an over-read; here the buffer is exactly the input's size. Last, the input's bytes are
@@ -24,7 +25,9 @@ static void check_message(const char *message) {
     if (memchr(message, 0, CIC_MESSAGE_CAPACITY) == NULL) abort();
 }
 
-static void decode_jpeg(const uint8_t *data, size_t size, uint32_t min_long_side) {
+/// With `region` non-zero, only a rectangle inside the image is read (rows skipped above it,
+/// columns cropped, rows below left), as a crop decoded again finer is.
+static void decode_jpeg(const uint8_t *data, size_t size, uint32_t min_long_side, int region) {
     char message[CIC_MESSAGE_CAPACITY] = {0};
     cic_jpeg_decoder *decoder = NULL;
     cic_header header;
@@ -32,6 +35,10 @@ static void decode_jpeg(const uint8_t *data, size_t size, uint32_t min_long_side
     if (cic_jpeg_open(data, size, fuzz_pixel_budget, min_long_side, 1, &decoder, &header,
                       message, sizeof message) == CIC_OK) {
         if (header.orientation < 1 || header.orientation > 8) abort();
+        if (region && cic_jpeg_set_region(decoder, header.width / 4, header.height / 3, header.width / 2 + 1,
+                                          header.height / 3 + 1, &header) != CIC_OK) {
+            abort();
+        }
         uint8_t *pixels = malloc((size_t)header.width * header.height * 4);
         if (pixels != NULL) {
             cic_jpeg_read(decoder, pixels, message, sizeof message);
@@ -121,8 +128,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint32_t orientation = cic_exif_orientation(data, size);
     if (orientation < 1 || orientation > 8) abort();
     decode_plain((plain_decoder){open_png, read_png, close_png}, data, size);
-    decode_jpeg(data, size, 0);
-    decode_jpeg(data, size, 16);
+    decode_jpeg(data, size, 0, 0);
+    decode_jpeg(data, size, 16, 0);
+    decode_jpeg(data, size, 0, 1);
     decode_plain((plain_decoder){open_webp, read_webp, close_webp}, data, size);
     decode_plain((plain_decoder){open_tiff, read_tiff, close_tiff}, data, size);
     decode_plain((plain_decoder){open_gif, read_gif, close_gif}, data, size);

@@ -106,14 +106,17 @@ import TestSupport
         return RGBAImage(width: rect.width, height: rect.height, pixels: pixels)
     }
 
-    /// A region, under every orientation and scale, is the same pixels as that rectangle of
-    /// the whole decode (rows skipped above it, columns cropped at iMCU boundaries and the
-    /// rows below never read change nothing inside it).
-    @Test(arguments: 1...8, [false, true])
-    func aRegionIsThatRectangleOfTheWholeDecode(orientation: Int, progressive: Bool) throws {
+    /// A region, under every orientation and scale, baseline or progressive, in colour, grey
+    /// or CMYK, is the same pixels as that rectangle of the whole decode (rows skipped above
+    /// it, columns cropped at iMCU boundaries and rows below never read change nothing inside).
+    @Test(arguments: 1...8)
+    func aRegionIsThatRectangleOfTheWholeDecode(orientation: Int) throws {
         let stored = ExifOrientation.stored(texture(width: 203, height: 157), orientation: orientation)
-        let data = TestFiles.jpeg(stored, progressive: progressive, orientation: UInt32(orientation))
-        for minimumLongSide in [nil, 90] {
+        let files = [TestFiles.jpeg(stored, orientation: UInt32(orientation)),
+                     TestFiles.jpeg(stored, progressive: true, orientation: UInt32(orientation)),
+                     TestFiles.jpeg(stored, color: CIC_JPEG_GRAY, orientation: UInt32(orientation)),
+                     TestFiles.jpeg(stored, color: CIC_JPEG_CMYK_ADOBE, orientation: UInt32(orientation))]
+        for (data, minimumLongSide) in files.flatMap({ data in [nil, 90].map { (data, $0) } }) {
             let options = DecodeOptions(minimumLongSide: minimumLongSide)
             let whole = try ImageDecoder.decode(data, options: options).image
             for rect in [PixelRect(x: 17, y: 23, width: 41, height: 29), PixelRect(x: 0, y: 0, width: 9, height: 70),
