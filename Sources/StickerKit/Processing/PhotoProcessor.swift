@@ -3,8 +3,8 @@ import FoundationEssentials
 /// Turns one photo's bytes into a sticker and its colours.
 ///
 /// Pure work on values with no shared state, so many run at once on the cooperative pool:
-/// the photo is decoded once (JPEGs shrink on load to the size the sticker needs, and a
-/// subject too small for it at that scale has its crop decoded again, finer), then
+/// the photo is decoded (JPEGs shrink on load to the size the sticker needs, and a subject
+/// too small for it at that scale has its crop decoded again, finer: `FinerCropSource`), then
 /// sticker extraction and the photo's colour extraction run side by side with `async let`;
 /// the subject's palette and the card gradient follow once the sticker is known.
 ///
