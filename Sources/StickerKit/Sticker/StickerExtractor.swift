@@ -16,6 +16,9 @@ public struct StickerExtractor: Sendable {
         self.options = options
     }
 
+    /// The sticker is cut from `decoded`'s pixels: a JPEG decoded shrunk on load gives a
+    /// sticker no finer than that decode (`PhotoProcessor`, which has the file, decodes the
+    /// crop again when those pixels cannot fill `options.maxSize`).
     public func extract(from decoded: DecodedImage) throws -> Sticker {
         try extract(from: decoded, working: WorkingImage(decoded.image, longSide: options.workingSize)).sticker
     }
