@@ -1,5 +1,6 @@
 /// Milliseconds spent in each stage of processing one photo. `decode` through `encode` are
-/// measured when the result is computed (and kept in the cache); `segment` is the part of
+/// measured when the result is computed (and kept in the cache); `decode` includes a JPEG's
+/// crop decoded again, finer (`FinerCropSource`), which `sticker` leaves out; `segment` is the part of
 /// `sticker` that found the subject at working size (0 when the photo's own alpha was
 /// kept); `read`, `hash`, `render` (style, format, preset, card, mask, or
 /// finding them in the cache; 0 for a plain sticker) and `write` are this run's.
