@@ -79,9 +79,10 @@ public struct StickerExtractor: Sendable {
                        maxX: Double(bounds.maxX + 1) * toDecoded, maxY: Double(bounds.maxY + 1) * toDecoded)
         let layout = CropLayout(subject: subject, imageWidth: image.width, imageHeight: image.height, options: options)
         try Task.checkCancellation()
-        // A crop shown at its decoded size (scale 1) that shrink-on-load left smaller than
-        // the sticker may be: decode it again, finer.
-        if let finer, options.cropsToSubject, options.maxSize != nil, decoded.scale < 1, layout.scale >= 1 {
+        // A crop shown at its decoded size (scale 1) that a JPEG's shrink-on-load left
+        // smaller than the sticker may be: decode it again, finer.
+        if let finer, decoded.format == .jpeg, decoded.scale < 1, options.cropsToSubject, options.maxSize != nil,
+           layout.scale >= 1 {
             let toSource = 1 / decoded.scale
             let ((region, finerLayout), cropDecode) = try StageTimings.measure {
                 try finer.decode(subject: (subject.minX * toSource, subject.minY * toSource,
