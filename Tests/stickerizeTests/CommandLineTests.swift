@@ -107,6 +107,22 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("p002.png").path))
     }
 
+    @Test func aPhotoNamedAsLongAsNamesGoGetsItsStickerCardAndMask() throws {
+        let photos = Self.photos(1)
+        let long = String(repeating: "n", count: 251)
+        try FileManager.default.moveItem(at: photos.appendingPathComponent("p000.jpg"),
+                                         to: photos.appendingPathComponent(long + ".jpg"))
+        let out = TestFiles.temporaryFolder("cli-out"), masks = TestFiles.temporaryFolder("cli-masks")
+        let result = try runner.run([photos.path, "--out", out.path, "--mask", masks.path, "--card", "--no-cache"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let stem = String(repeating: "n", count: 246)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: out.path))
+                == [stem + ".png", stem + ".card.png", "manifest.json"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: masks.path) == [stem + ".png"])
+        let sticker = try ImageDecoder.decode(Data(contentsOf: out.appendingPathComponent(stem + ".png")))
+        #expect(sticker.declaresAlpha && sticker.image.width > 0)
+    }
+
     @Test func maskFolderGetsFullFrameMasks() throws {
         let photos = Self.photos(2)
         let out = TestFiles.temporaryFolder("cli-out"), masks = TestFiles.temporaryFolder("cli-masks").appendingPathComponent("new")

@@ -7,6 +7,9 @@
 /// keeps `a.png` and each later one keeps its own extension too (`a.png.png`, then
 /// `a.png-2.png`, ...): deterministic, never a silent overwrite. With cards, a name is
 /// taken only when its card's name (`a.card.png`) is free too, and both are claimed.
+/// A name the file system would refuse (over `AtomicFile.longestName` bytes, its card's
+/// included) is cut short, whole characters at a time, before its extension: an input
+/// named as long as names go still gets its sticker and its card.
 public struct OutputNaming: Sendable {
     let fileExtension: String
     let withCards: Bool
@@ -20,16 +23,28 @@ public struct OutputNaming: Sendable {
     mutating func claim(relativePath: String) -> String {
         let safe = OutputNaming.contained(relativePath)
         let stem = OutputNaming.removingExtension(safe)
-        var candidate = stem + "." + fileExtension
-        if !isFree(candidate) { candidate = safe + "." + fileExtension }
+        var candidate = fitted(stem, "." + fileExtension)
+        if !isFree(candidate) { candidate = fitted(safe, "." + fileExtension) }
         var counter = 2
         while !isFree(candidate) {
-            candidate = safe + "-\(counter)." + fileExtension
+            candidate = fitted(safe, "-\(counter)." + fileExtension)
             counter += 1
         }
         claimed.insert(candidate)
         if withCards { claimed.insert(OutputNaming.cardName(of: candidate)) }
         return candidate
+    }
+
+    /// `base` + `suffix`, the last component of `base` shortened by whole characters until
+    /// that name, and with cards the card's name made from it, fit `AtomicFile.longestName`.
+    private func fitted(_ base: String, _ suffix: String) -> String {
+        // The card's name swaps the output's ".extension" for `cardSuffix`.
+        let cardTail = suffix.utf8.count - fileExtension.utf8.count - 1 + OutputNaming.cardSuffix.utf8.count
+        let room = AtomicFile.longestName - (withCards ? max(suffix.utf8.count, cardTail) : suffix.utf8.count)
+        let nameStart = base.lastIndex(of: "/").map { base.index(after: $0) } ?? base.startIndex
+        var name = base[nameStart...]
+        while name.utf8.count > room { name = name.dropLast() }
+        return base[..<nameStart] + name + suffix
     }
 
     private func isFree(_ candidate: String) -> Bool {
@@ -38,8 +53,10 @@ public struct OutputNaming: Sendable {
 
     /// The card written beside `output`: `trip/a.png` -> `trip/a.card.png`.
     static func cardName(of output: String) -> String {
-        removingExtension(output) + ".card.png"
+        removingExtension(output) + cardSuffix
     }
+
+    private static let cardSuffix = ".card.png"
 
     /// The full-frame mask written for `output` in the mask folder, always a PNG:
     /// `trip/a.webp` -> `trip/a.png`. Outputs share one extension, so no two share a mask.
