@@ -262,3 +262,10 @@ extension UInt8: ResampleOutput {
         UnsafeMutableRawPointer(target).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
     }
 }
+
+extension Resampler.Region {
+    /// The whole pixels of `rect`.
+    init(_ rect: PixelRect) {
+        self.init(x: Double(rect.x), y: Double(rect.y), width: Double(rect.width), height: Double(rect.height))
+    }
+}

@@ -9,9 +9,17 @@ struct CropLayout: Sendable {
     let outputWidth: Int
     let outputHeight: Int
 
+    /// A box in pixels, its maximum exclusive.
+    typealias Box = (minX: Double, minY: Double, maxX: Double, maxY: Double)
+
+    /// `box` in pixels `factor` times as fine.
+    static func scaled(_ box: Box, by factor: Double) -> Box {
+        (box.minX * factor, box.minY * factor, box.maxX * factor, box.maxY * factor)
+    }
+
     /// The subject's box (decoded pixels, maximum exclusive) grown by `options.margin`, or
     /// the whole photo when `options.cropsToSubject` is false.
-    init(subject: (minX: Double, minY: Double, maxX: Double, maxY: Double),
+    init(subject: Box,
          imageWidth: Int, imageHeight: Int, options: StickerOptions) {
         guard options.cropsToSubject else {
             let longSide = Double(max(imageWidth, imageHeight))
@@ -50,6 +58,6 @@ struct CropLayout: Sendable {
     }
 
     var region: Resampler.Region {
-        Resampler.Region(x: Double(crop.x), y: Double(crop.y), width: Double(crop.width), height: Double(crop.height))
+        Resampler.Region(crop)
     }
 }

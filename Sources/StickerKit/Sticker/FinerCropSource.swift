@@ -16,7 +16,7 @@ struct FinerCropSource: Sendable {
     /// coarsest scale at which the box's long side reaches the room `sticker.maxSize`
     /// leaves inside the margins (full resolution when no scale does), and its layout at
     /// that scale.
-    func decode(subject: (minX: Double, minY: Double, maxX: Double, maxY: Double),
+    func decode(subject: CropLayout.Box,
                 sourceWidth: Int, sourceHeight: Int,
                 sticker: StickerOptions) throws(CodecError) -> (DecodedRegion, CropLayout) {
         let room = Double(max(1, (sticker.maxSize ?? 0) - 2 * sticker.margin))
@@ -26,8 +26,8 @@ struct FinerCropSource: Sendable {
         options.minimumLongSide = Int(min(sourceLongSide, (sourceLongSide * room / longSide).rounded(.up)))
         let layout = { (width: Int, height: Int) in
             let scale = Double(width) / Double(max(sourceWidth, 1))
-            return CropLayout(subject: (subject.minX * scale, subject.minY * scale, subject.maxX * scale, subject.maxY * scale),
-                              imageWidth: width, imageHeight: height, options: sticker)
+            return CropLayout(subject: CropLayout.scaled(subject, by: scale), imageWidth: width, imageHeight: height,
+                              options: sticker)
         }
         let region = try ImageDecoder.decodeJPEG(data, options: options) { width, height in layout(width, height).crop }
         return (region, layout(region.decodedWidth, region.decodedHeight))

@@ -93,9 +93,7 @@ enum SoftAlphaComposer {
         } else {
             colors = image.pixels.withUnsafeBufferPointer {
                 Resampler.resample($0, width: image.width, height: image.height, channels: 4,
-                                   region: Resampler.Region(x: Double(crop.x), y: Double(crop.y),
-                                                            width: Double(crop.width), height: Double(crop.height)),
-                                   width: width, height: height, as: UInt8.self)
+                                   region: Resampler.Region(crop), width: width, height: height, as: UInt8.self)
             }
         }
         colors.withUnsafeMutableBytes { bytes in

@@ -75,8 +75,8 @@ public struct StickerExtractor: Sendable {
         // narrow for the coarse level; either way its scale is its width over the photo's.
         let maskScale = Double(mask.width) / Double(image.width)
         let toDecoded = 1 / maskScale
-        let subject = (minX: Double(bounds.minX) * toDecoded, minY: Double(bounds.minY) * toDecoded,
-                       maxX: Double(bounds.maxX + 1) * toDecoded, maxY: Double(bounds.maxY + 1) * toDecoded)
+        let subject = CropLayout.scaled((Double(bounds.minX), Double(bounds.minY), Double(bounds.maxX + 1),
+                                         Double(bounds.maxY + 1)), by: toDecoded)
         let layout = CropLayout(subject: subject, imageWidth: image.width, imageHeight: image.height, options: options)
         try Task.checkCancellation()
         // A crop shown at its decoded size (scale 1) that a JPEG's shrink-on-load left
@@ -85,8 +85,7 @@ public struct StickerExtractor: Sendable {
            layout.scale >= 1 {
             let toSource = 1 / decoded.scale
             let ((region, finerLayout), cropDecode) = try StageTimings.measure {
-                try finer.decode(subject: (subject.minX * toSource, subject.minY * toSource,
-                                           subject.maxX * toSource, subject.maxY * toSource),
+                try finer.decode(subject: CropLayout.scaled(subject, by: toSource),
                                  sourceWidth: decoded.sourceWidth, sourceHeight: decoded.sourceHeight, sticker: options)
             }
             try Task.checkCancellation()
