@@ -34,4 +34,12 @@ import Testing
         #expect(output == String(repeating: "写", count: 82) + ".png")
         #expect(OutputNaming.cardName(of: output).utf8.count <= 255)
     }
+
+    @Test func aFolderNameOutgrowingNamesIsCutAndItsPhotosStayApart() {
+        var naming = OutputNaming()
+        let escaped = String(repeating: "\\xE9", count: 70)   // 280 characters
+        let outputs = [escaped + "/a.jpg", escaped + "/a.png", "short/" + escaped + "x/b.jpg"].map { naming.claim(relativePath: $0) }
+        let cut = String(escaped.utf8.prefix(255))!
+        #expect(outputs == [cut + "/a.png", cut + "/a.png.png", "short/" + cut + "/b.png"])
+    }
 }

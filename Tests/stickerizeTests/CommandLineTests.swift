@@ -123,6 +123,22 @@ import TestSupport
         #expect(sticker.declaresAlpha && sticker.image.width > 0)
     }
 
+    @Test func aFolderWhoseEscapedNameOutgrowsNamesGetsItsStickers() throws {
+        let photos = Self.photos(1)
+        // 70 Latin-1 bytes: a name the file system takes, escaped as `\xE9` 280 characters.
+        let folder = RawPath(photos.path).appending([UInt8](repeating: 0xE9, count: 70))
+        try #require(folder.withCString { mkdir($0, 0o755) } == 0)
+        try #require(RawPath(photos.appendingPathComponent("p000.jpg").path).withCString { source in
+            folder.appending(Array("p000.jpg".utf8)).withCString { rename(source, $0) }
+        } == 0)
+        let out = TestFiles.temporaryFolder("cli-out")
+        let result = try runner.run([photos.path, "--out", out.path, "--card", "--no-cache"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let cut = String(String(repeating: "\\xE9", count: 70).utf8.prefix(255))!
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent(cut).path).sorted()
+                == ["p000.card.png", "p000.png"])
+    }
+
     @Test func maskFolderGetsFullFrameMasks() throws {
         let photos = Self.photos(2)
         let out = TestFiles.temporaryFolder("cli-out"), masks = TestFiles.temporaryFolder("cli-masks").appendingPathComponent("new")

@@ -9,7 +9,9 @@
 /// taken only when its card's name (`a.card.png`) is free too, and both are claimed.
 /// A name the file system would refuse (over `AtomicFile.longestName` bytes, its card's
 /// included) is cut short, whole characters at a time, before its extension: an input
-/// named as long as names go still gets its sticker and its card.
+/// named as long as names go still gets its sticker and its card. A mirrored folder's name
+/// is cut the same way: a folder of non-UTF-8 bytes, each escaped as `\xNN` (four
+/// characters), can have grown past what the file system takes.
 public struct OutputNaming: Sendable {
     let fileExtension: String
     let withCards: Bool
@@ -21,7 +23,7 @@ public struct OutputNaming: Sendable {
     }
 
     mutating func claim(relativePath: String) -> String {
-        let safe = OutputNaming.contained(relativePath)
+        let safe = OutputNaming.fittingFolders(OutputNaming.contained(relativePath))
         let stem = OutputNaming.removingExtension(safe)
         var candidate = fitted(stem, "." + fileExtension)
         if !isFree(candidate) { candidate = fitted(safe, "." + fileExtension) }
@@ -70,6 +72,16 @@ public struct OutputNaming: Sendable {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
         let name = parts.last.map(String.init) ?? "image"
         if path.hasPrefix("/") || parts.contains("..") || parts.isEmpty { return name == ".." ? "image" : name }
+        return parts.joined(separator: "/")
+    }
+
+    /// `path` with each folder's name cut, whole characters at a time, to
+    /// `AtomicFile.longestName` bytes; its last component as it is.
+    static func fittingFolders(_ path: String) -> String {
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        for index in parts.indices.dropLast() {
+            while parts[index].utf8.count > AtomicFile.longestName { parts[index] = parts[index].dropLast() }
+        }
         return parts.joined(separator: "/")
     }
 
