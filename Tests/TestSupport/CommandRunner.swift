@@ -21,6 +21,11 @@ public struct CommandRunner: Sendable {
         executable = candidate
     }
 
+    /// Another program (a wrapper such as `setpriv` that then runs the built binary).
+    public init(executable: URL) {
+        self.executable = executable
+    }
+
     /// Blocks this thread for `milliseconds`. Tests that time a signal against a running
     /// command use it rather than `Task.sleep`: the suite's CPU-bound tests hold the
     /// cooperative pool's threads for seconds at a time, so an awaiting test can resume

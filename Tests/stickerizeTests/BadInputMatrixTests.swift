@@ -102,6 +102,9 @@ import TestSupport
         try FileManager.default.createSymbolicLink(atPath: mixed.appendingPathComponent("zero.jpg").path,
                                                    withDestinationPath: "/dev/zero")
         #expect(mkfifo(mixed.appendingPathComponent("pipe.png").path, 0o644) == 0)
+        // Named, not skipped: a link named like a photo that leads nowhere.
+        try FileManager.default.createSymbolicLink(atPath: mixed.appendingPathComponent("broken.jpg").path,
+                                                   withDestinationPath: "nowhere.jpg")
         let missing = mixed.appendingPathComponent("vanished.jpg").path
 
         let reference = TestFiles.temporaryFolder("matrix-out-good"), out = TestFiles.temporaryFolder("matrix-out")
@@ -118,19 +121,21 @@ import TestSupport
         }
         #expect(lines.contains("stickerize: \(missing): cannot open: No such file or directory"))
         #expect(lines.contains("stickerize: /dev/zero: not a regular file"))
-        #expect(lines.count == bad.count + 2, "\(lines)")
+        #expect(lines.contains("stickerize: \(mixed.path)/broken.jpg: cannot open: No such file or directory"))
+        #expect(lines.count == bad.count + 3, "\(lines)")
 
         let expected = try TestFiles.stickers(in: reference)
         #expect(expected.count == (try Self.goodFiles()).count)
         let got = try TestFiles.stickers(in: out)
         #expect(got == expected, "\(got.mapValues(\.count)) vs \(expected.mapValues(\.count))")
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: out.appendingPathComponent("manifest.json")))
-        #expect(manifest.items.filter { $0.status == .failed }.count == bad.count + 2)
+        #expect(manifest.items.filter { $0.status == .failed }.count == bad.count + 3)
         let failures = Dictionary(uniqueKeysWithValues: manifest.items.map { ($0.source, $0.failure) })
         for (name, _, _, kind) in bad {
             #expect(failures[mixed.appendingPathComponent(name).path] == kind, "\(name)")
         }
         #expect(failures[missing] == .unreadable && failures["/dev/zero"] == .unreadable)
+        #expect(failures[mixed.appendingPathComponent("broken.jpg").path] == .unreadable)
         #expect(manifest.items.allSatisfy { ($0.status == .failed) == ($0.failure != nil) })
         #expect(manifest.items.filter { $0.status == .ok }.count == expected.count)
     }

@@ -288,6 +288,34 @@ import TestSupport
         }
     }
 
+    /// What a walk cannot see into is named, as `find` names it, never skipped in silence:
+    /// a folder it may not list (given, or found inside) and a link named like a photo that
+    /// leads nowhere. Root reads every folder, so as root the run drops the capabilities
+    /// that let it (`setpriv`), as an ordinary user runs.
+    @Test func aWalkNamesWhatItCannotReadInsteadOfSkippingIt() throws {
+        let photos = Self.photos(2)
+        let locked = photos.appendingPathComponent("locked"), given = TestFiles.temporaryFolder("cli-locked")
+        try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(at: photos.appendingPathComponent("p001.jpg"), to: locked.appendingPathComponent("p001.jpg"))
+        try FileManager.default.createSymbolicLink(atPath: photos.appendingPathComponent("moved.jpg").path,
+                                                   withDestinationPath: "elsewhere/moved.jpg")
+        for folder in [locked, given] { #expect(chmod(folder.path, 0) == 0) }
+        defer { for folder in [locked, given] { chmod(folder.path, 0o755) } }
+        let out = TestFiles.temporaryFolder("cli-out")
+        let arguments = [photos.path, given.path, "--out", out.path, "--no-cache", "-q"]
+        let result = geteuid() == 0
+            ? try CommandRunner(executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+                .run(["--bounding-set=-dac_override,-dac_read_search", runner.executable.path] + arguments)
+            : try runner.run(arguments)
+        #expect(result.status == 1)
+        #expect(result.standardError.split(separator: "\n").sorted() == [
+            "stickerize: \(given.path): cannot open: Permission denied",
+            "stickerize: \(locked.path): cannot open: Permission denied",
+            "stickerize: \(photos.path)/moved.jpg: cannot open: No such file or directory",
+        ])
+        #expect(try TestFiles.stickers(in: out).keys.sorted() == ["p000.png", "p001.png"])
+    }
+
     @Test(arguments: [["--bogus", "x"], ["--jobs", "many", "x"], []])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let result = try runner.run(arguments)

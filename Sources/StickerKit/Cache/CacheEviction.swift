@@ -96,14 +96,14 @@ public enum CacheEviction {
 
     /// The two-hex-digit subfolders of `folder` (where entries are sharded by name).
     private static func subfolders(of folder: RawPath) -> [[UInt8]] {
-        FolderListing.names(in: folder).filter { $0.count == 2 && $0.allSatisfy(\.isLowercaseHexDigit) }
+        (FolderListing.names(in: folder) ?? []).filter { $0.count == 2 && $0.allSatisfy(\.isLowercaseHexDigit) }
     }
 
     /// The entries (64 hex digits then `suffix`) and abandoned temporary files directly in
     /// `folder`: regular files only, never through a link.
     private static func collect(in folder: RawPath, suffix: String, now: Int64,
                                 entries: inout [CacheFile], abandoned: inout [CacheFile]) {
-        for name in FolderListing.names(in: folder) {
+        for name in FolderListing.names(in: folder) ?? [] {
             let isTemporary = name.starts(with: AtomicFile.temporaryPrefix.utf8)
             guard isTemporary || isEntryName(name, suffix: suffix) else { continue }
             let path = folder.appending(name)
