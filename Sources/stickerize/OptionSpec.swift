@@ -18,13 +18,11 @@ struct OptionSpec: Sendable {
     static let all: [OptionSpec] = [
         OptionSpec(short: "o", long: "out", valueName: "DIR", help: "write stickers and manifest.json here (default: ./stickers)",
                    applyValue: { options, value throws(UsageError) in
-                       guard !value.isEmpty else { throw UsageError("--out needs a folder name") }
-                       options.outputDirectory = value
+                       options.outputDirectory = try path(value, for: "--out", naming: "folder")
                    }),
         OptionSpec(long: "mask", valueName: "DIR", help: "also write each sticker's full-frame alpha mask (grey PNG) here",
                    applyValue: { options, value throws(UsageError) in
-                       guard !value.isEmpty else { throw UsageError("--mask needs a folder name") }
-                       options.maskDirectory = value
+                       options.maskDirectory = try path(value, for: "--mask", naming: "folder")
                    }),
         OptionSpec(short: "0", long: "null", help: "the path list read with '-' is NUL-separated (find -print0)",
                    applyFlag: { $0.nulSeparated = true }),
@@ -54,8 +52,7 @@ struct OptionSpec: Sendable {
                    }),
         OptionSpec(long: "cache", valueName: "DIR", help: "cache folder (default: $XDG_CACHE_HOME/stickerize or ~/.cache/stickerize)",
                    applyValue: { options, value throws(UsageError) in
-                       guard !value.isEmpty else { throw UsageError("--cache needs a folder name") }
-                       options.cacheDirectory = value
+                       options.cacheDirectory = try path(value, for: "--cache", naming: "folder")
                    }),
         OptionSpec(long: "cache-limit", valueName: "SIZE",
                    help: "cache size limit, like 500M or 20G; 0: none (default: 5G)",
@@ -91,8 +88,7 @@ struct OptionSpec: Sendable {
                    applyFlag: { $0.writesCard = true }),
         OptionSpec(long: "preview", valueName: "FILE", help: "also write an HTML page showing every input, sticker, card and failure",
                    applyValue: { options, value throws(UsageError) in
-                       guard !value.isEmpty else { throw UsageError("--preview needs a file name") }
-                       options.previewFile = value
+                       options.previewFile = try path(value, for: "--preview", naming: "file")
                    }),
         OptionSpec(long: "shard", valueName: "I/N", help: "process only shard I of N (a stable split by path, for CI matrices)",
                    applyValue: { options, value throws(UsageError) in
@@ -111,6 +107,16 @@ struct OptionSpec: Sendable {
         OptionSpec(long: "version", help: "print the version and exit", applyFlag: { $0.showsVersion = true }),
         OptionSpec(short: "h", long: "help", help: "print this help and exit", applyFlag: { $0.showsHelp = true }),
     ]
+
+    /// A folder or file name to write in: not empty, and not `-`, which reads as standard
+    /// output but would name a folder or file called "-" (`./-` still names one).
+    private static func path(_ text: String, for name: String, naming kind: String) throws(UsageError) -> String {
+        guard !text.isEmpty else { throw UsageError("\(name) needs a \(kind) name") }
+        guard text != "-" else {
+            throw UsageError("\(name) takes a \(kind), not '-' (standard output); for a \(kind) named '-', write ./-")
+        }
+        return text
+    }
 
     /// `#rrggbb`, `rrggbb`, `white` or `black`.
     private static func color(_ text: String, for name: String) throws(UsageError) -> [UInt8] {

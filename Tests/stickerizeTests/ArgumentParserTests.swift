@@ -29,6 +29,7 @@ import TestSupport
         #expect(bundled.quiet && bundled.nulSeparated && bundled.jobs == 3 && bundled.outputDirectory == "stickers2",
                 "flags bundle as getopt's do; a value option takes the rest or the next argument")
         #expect(try ArgumentParser.parse(["--mask", "out/masks", "-o", "out", "x"]).maskDirectory == "out/masks")
+        #expect(try ArgumentParser.parse(["--out", "./-", "x"]).outputDirectory == "./-", "a folder named '-' spelled as a path")
         #expect(try ArgumentParser.parse(["--no-cache", "x"]).usesCache == false)
         #expect(try ArgumentParser.parse(["--no-crop", "x"]).processingOptions.sticker.cropsToSubject == false)
         #expect(try ArgumentParser.parse(["--format", "webp:85", "x"]).rendition.format == .webp(quality: 85))
@@ -55,6 +56,11 @@ import TestSupport
         (["--jobs", "zero", "x"], "--jobs takes a whole number, not 'zero'"),
         (["--jobs", "0", "x"], "--jobs must be between 1 and 1024, not 0"),
         (["--out"], "option '--out' needs a value (DIR)"),
+        (["--out", "", "x"], "--out needs a folder name"),
+        (["-o-", "x"], "--out takes a folder, not '-' (standard output); for a folder named '-', write ./-"),
+        (["--mask=-", "x"], "--mask takes a folder, not '-' (standard output); for a folder named '-', write ./-"),
+        (["--cache", "-", "x"], "--cache takes a folder, not '-' (standard output); for a folder named '-', write ./-"),
+        (["--preview", "-", "x"], "--preview takes a file, not '-' (standard output); for a file named '-', write ./-"),
         (["--json=yes", "x"], "option '--json' takes no value"),
         ([], "no inputs: give image files, folders, or '-' to read paths from standard input"),
         (["-", "-"], "'-' (read paths from standard input) can be given only once"),
