@@ -44,9 +44,7 @@ public struct OutputNaming: Sendable {
         let cardTail = suffix.utf8.count - fileExtension.utf8.count - 1 + OutputNaming.cardSuffix.utf8.count
         let room = AtomicFile.longestName - (withCards ? max(suffix.utf8.count, cardTail) : suffix.utf8.count)
         let nameStart = base.lastIndex(of: "/").map { base.index(after: $0) } ?? base.startIndex
-        var name = base[nameStart...]
-        while name.utf8.count > room { name = name.dropLast() }
-        return base[..<nameStart] + name + suffix
+        return base[..<nameStart] + OutputNaming.cut(base[nameStart...], toBytes: room) + suffix
     }
 
     private func isFree(_ candidate: String) -> Bool {
@@ -79,10 +77,15 @@ public struct OutputNaming: Sendable {
     /// `AtomicFile.longestName` bytes; its last component as it is.
     static func fittingFolders(_ path: String) -> String {
         var parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        for index in parts.indices.dropLast() {
-            while parts[index].utf8.count > AtomicFile.longestName { parts[index] = parts[index].dropLast() }
-        }
+        for index in parts.indices.dropLast() { parts[index] = cut(parts[index], toBytes: AtomicFile.longestName) }
         return parts.joined(separator: "/")
+    }
+
+    /// `name` without as many of its last characters as it takes to fit `limit` UTF-8 bytes.
+    private static func cut(_ name: Substring, toBytes limit: Int) -> Substring {
+        var name = name
+        while name.utf8.count > limit { name = name.dropLast() }
+        return name
     }
 
     /// `path` without its last component's extension (`trip/a.jpg` -> `trip/a`).
