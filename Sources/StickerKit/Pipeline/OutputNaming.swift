@@ -23,7 +23,7 @@ public struct OutputNaming: Sendable {
     }
 
     mutating func claim(relativePath: String) -> String {
-        let safe = OutputNaming.fittingFolders(OutputNaming.contained(relativePath))
+        let safe = OutputNaming.contained(relativePath)
         let stem = OutputNaming.removingExtension(safe)
         var candidate = fitted(stem, "." + fileExtension)
         if !isFree(candidate) { candidate = fitted(safe, "." + fileExtension) }
@@ -64,19 +64,13 @@ public struct OutputNaming: Sendable {
         removingExtension(output) + ".png"
     }
 
-    /// `path` without `.` components, or only its last component when it is absolute or
-    /// would climb out of the folder.
+    /// `path` without `.` components and with each folder's name cut, whole characters at
+    /// a time, to `AtomicFile.longestName` bytes; or only its last component when it is
+    /// absolute or would climb out of the folder.
     static func contained(_ path: String) -> String {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        var parts = path.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
         let name = parts.last.map(String.init) ?? "image"
         if path.hasPrefix("/") || parts.contains("..") || parts.isEmpty { return name == ".." ? "image" : name }
-        return parts.joined(separator: "/")
-    }
-
-    /// `path` with each folder's name cut, whole characters at a time, to
-    /// `AtomicFile.longestName` bytes; its last component as it is.
-    static func fittingFolders(_ path: String) -> String {
-        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
         for index in parts.indices.dropLast() { parts[index] = cut(parts[index], toBytes: AtomicFile.longestName) }
         return parts.joined(separator: "/")
     }
