@@ -212,6 +212,27 @@ struct CountingProcessor: PhotoProcessing {
         #expect(outputs == ["photo-0.png", "photo-0.png.png"])
     }
 
+    @Test func eachFileIsTakenOnceHoweverOftenTheInputsReachIt() async throws {
+        let folder = Self.photoFolder(count: 2)
+        let files = FileManager.default
+        let inner = folder.appendingPathComponent("inner")
+        try files.createDirectory(at: inner, withIntermediateDirectories: false)
+        try files.moveItem(at: folder.appendingPathComponent("photo-1.jpg"), to: inner.appendingPathComponent("photo-1.jpg"))
+        try files.createSymbolicLink(at: folder.appendingPathComponent("link.jpg"),
+                                     withDestinationURL: folder.appendingPathComponent("photo-0.jpg"))
+        let aliasOfFolder = TestFiles.temporaryFolder("alias").appendingPathComponent("photos")
+        try files.createSymbolicLink(at: aliasOfFolder, withDestinationURL: folder)
+        let sources: [BatchInputs.Source] = [
+            .path(folder.path + "/./photo-0.jpg"), .path(folder.path), .path(inner.path),
+            .path(inner.path + "/../photo-0.jpg"), .path(aliasOfFolder.path + "/photo-0.jpg"), .path(folder.path + "//photo-0.jpg"),
+        ]
+        var jobs: [BatchJob] = []
+        for await job in BatchInputs(sources) { jobs.append(job) }
+        // The folder's walk finds photo-0.jpg taken already; the link is a name of its own.
+        #expect(jobs.map(\.output) == ["photo-0.png", "inner/photo-1.png", "link.png"])
+        #expect(jobs.map(\.index) == [0, 1, 2])
+    }
+
     @Test func pathsThatAreNotUTF8AreShownEscapedAndStillRead() async throws {
         let folder = Self.photoFolder(count: 1)
         let name: [UInt8] = Array("IMG".utf8) + [0xE9] + Array(" 写真.jpg".utf8)

@@ -209,6 +209,22 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("sub dir/new\nline.png").path))
     }
 
+    @Test func aPhotoNamedTwiceOrInsideTwoInputsGetsOneSticker() throws {
+        let photos = Self.photos(2)
+        let inner = photos.appendingPathComponent("inner")
+        try FileManager.default.createDirectory(at: inner, withIntermediateDirectories: false)
+        try FileManager.default.moveItem(at: photos.appendingPathComponent("p001.jpg"), to: inner.appendingPathComponent("p001.jpg"))
+        let out = TestFiles.temporaryFolder("cli-out")
+        let arguments = ["p000.jpg", "./p000.jpg", ".", "inner", "--out", out.path, "--no-cache"]
+        let dryRun = try runner.run(arguments + ["--list"], directory: photos)
+        #expect(dryRun.standardOutput.split(separator: "\n").count == 2, "\(dryRun.standardOutput)")
+        let result = try runner.run(arguments, directory: photos)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("2 photos: 2 new, 0 cached, 0 failed in "), "\(result.standardError)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: out.path).sorted()
+                == ["inner", "inner/p001.png", "manifest.json", "p000.png"])
+    }
+
     @Test func theSummaryCountsOnePhotoInTheSingular() throws {
         let photos = Self.photos(1)
         let out = TestFiles.temporaryFolder("cli-out")

@@ -2,7 +2,9 @@ import FoundationEssentials
 import Glibc
 
 /// The inputs of a batch as an `AsyncSequence` of jobs, produced lazily: folders are
-/// walked as the pipeline asks for more, and a path list streams as it is read.
+/// walked as the pipeline asks for more, and a path list streams as it is read. A file
+/// is taken once, at its first appearance, however often the inputs name or reach it
+/// (`photos photos/2024`, or `a.jpg ./a.jpg`): another would only be a copy of its sticker.
 ///
 ///     let inputs = BatchInputs([.path("photos"), .pathList(PathListReader.paths(...))],
 ///                              excluding: "stickers")
@@ -45,6 +47,8 @@ public struct BatchInputs: AsyncSequence, Sendable {
         var walker: DirectoryWalker?
         var list: PathList.AsyncIterator?
         var naming: OutputNaming
+        /// The entries already taken: memory grows with the count, as `naming`'s does.
+        var taken: Set<DirectoryEntryIdentity> = []
         var index = 0
 
         init(sources: [Source], excluded: [String], shard: Shard?, naming: OutputNaming) {
@@ -89,9 +93,11 @@ public struct BatchInputs: AsyncSequence, Sendable {
             return job(path: path, relativePath: relativePath)
         }
 
-        /// The file's job, or nil when it belongs to another shard.
+        /// The file's job, or nil when it belongs to another shard or was already taken
+        /// (the same entry named twice, or reached through two of the inputs).
         private mutating func job(path: RawPath, relativePath: String) -> BatchJob? {
             if let shard, !shard.contains(relativePath: relativePath) { return nil }
+            if let entry = DirectoryEntryIdentity(path), !taken.insert(entry).inserted { return nil }
             defer { index += 1 }
             let output = naming.claim(relativePath: relativePath)
             return BatchJob(index: index, path: path, output: output,
