@@ -28,6 +28,17 @@ import TestSupport
         #expect(PreviewPage.percentEncoded(path) == path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed))
     }
 
+    /// A link is escaped for its attribute: `&copy.png` there would read as `©.png`.
+    @Test func linksAreEscapedInTheirAttributes() {
+        let item = ManifestItem(index: 0, source: "R&copy.jpg", status: .ok, output: "R&copy.png",
+                                card: "R&copy.card.png", confidence: 0.9, ms: 1)
+        let folder = TestFiles.temporaryFolder("preview-escape")
+        let html = PreviewPage.render(Manifest(options: ProcessingOptions(), items: [item]), outputDirectory: folder,
+                                      page: folder.appendingPathComponent("preview.html"))
+        #expect(html.contains("src=\"R&amp;copy.png\"") && html.contains("src=\"R&amp;copy.card.png\""))
+        #expect(!html.contains("&copy."))
+    }
+
     /// Stickers under `doubtfulConfidence` come first, marked; the rest keep their order.
     @Test func doubtfulStickersAreListedFirstAndMarked() {
         let items = [("a.jpg", 0.91), ("b.jpg", 0.32), ("c.jpg", 1.0), ("d.jpg", 0.49)].enumerated().map { index, entry in

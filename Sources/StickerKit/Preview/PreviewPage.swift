@@ -50,10 +50,10 @@ public enum PreviewPage {
         html += "<h2>Stickers</h2>\n<table>\n<tr><th>input</th><th>photo</th><th>sticker</th><th>on its card</th><th>palette</th><th>confidence</th></tr>\n"
         for item in stickers {
             guard let output = item.output else { continue }
-            let sticker = link(outputDirectory.appendingPathComponent(output), from: base)
+            let sticker = escape(link(outputDirectory.appendingPathComponent(output), from: base))
             let thumbnail = thumbnailURI(of: item.source).map { "<img alt=\"photo\" src=\"\($0)\">" } ?? "(not shown)"
             let gradient = item.gradient ?? ["#eeeeee", "#cccccc"]
-            let card = item.card.map { "<img alt=\"card\" src=\"\(link(outputDirectory.appendingPathComponent($0), from: base))\">" }
+            let card = item.card.map { "<img alt=\"card\" src=\"\(escape(link(outputDirectory.appendingPathComponent($0), from: base)))\">" }
                 ?? "<div class=\"card\" style=\"background: linear-gradient(\(gradient.joined(separator: ", ")))\"><img alt=\"sticker on its card\" src=\"\(sticker)\"></div>"
             let swatches = (item.palette ?? []).map {
                 "<span class=\"swatch\" title=\"\($0.hex)\" style=\"background: \($0.hex)\"></span>"
@@ -82,7 +82,9 @@ public enum PreviewPage {
         return "data:image/png;base64," + png.base64EncodedString()
     }
 
-    /// `file` as a URL path relative to the folder `base`, percent-encoded.
+    /// `file` as a URL path relative to the folder `base`, percent-encoded. It may still
+    /// hold '&', which an HTML attribute reads as the start of a character reference
+    /// (`&copy.png` as `©.png`): the page writes it through `escape`.
     static func link(_ file: URL, from base: URL) -> String {
         let target = file.standardizedFileURL.pathComponents, origin = base.pathComponents
         var shared = 0
