@@ -8,7 +8,7 @@ struct CommandLineOptions: Equatable {
     var outputDirectory = "stickers"
     var maskDirectory: String?
     var nulSeparated = false
-    var jobs = ProcessInfo.processInfo.activeProcessorCount
+    var jobs = AvailableProcessors.count
     var maxSize: Int? = 1024
     /// nil: not given, the library's default (8).
     var margin: Int?

@@ -26,7 +26,7 @@ struct OptionSpec: Sendable {
                    }),
         OptionSpec(short: "0", long: "null", help: "the path list read with '-' is NUL-separated (find -print0)",
                    applyFlag: { $0.nulSeparated = true }),
-        OptionSpec(short: "j", long: "jobs", valueName: "N", help: "process N photos at once (default: number of cores)",
+        OptionSpec(short: "j", long: "jobs", valueName: "N", help: "process N photos at once (default: the CPUs this process may use, here \(AvailableProcessors.count))",
                    applyValue: { options, value throws(UsageError) in
                        options.jobs = try integer(value, for: "--jobs", in: 1...1024)
                    }),

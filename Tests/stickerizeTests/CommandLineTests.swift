@@ -31,7 +31,19 @@ import TestSupport
         let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/help.txt")
         let result = try runner.run(["--help"])
         #expect(result.status == 0)
-        #expect(result.standardOutput == (try String(contentsOf: golden, encoding: .utf8)))
+        // The default job count is this machine's; the golden file says N.
+        let help = result.standardOutput.replacingOccurrences(of: "here \(AvailableProcessors.count))", with: "here N)")
+        #expect(help == (try String(contentsOf: golden, encoding: .utf8)))
+    }
+
+    /// Pinned to one CPU (`taskset`, as a container's cpuset pins a job), the default is one
+    /// photo at a time, not the machine's core count.
+    @Test func theDefaultJobCountIsTheCPUsTheProcessMayUse() throws {
+        let taskset = "/usr/bin/taskset"
+        try #require(FileManager.default.isExecutableFile(atPath: taskset), "taskset (util-linux) is missing")
+        let pinned = try CommandRunner(executable: URL(fileURLWithPath: taskset)).run(["-c", "0", runner.executable.path, "--help"])
+        #expect(pinned.status == 0, "\(pinned.standardError)")
+        #expect(pinned.standardOutput.contains("(default: the CPUs this process may use, here 1)"), "\(pinned.standardOutput)")
     }
 
     @Test func folderThenRerunIsAllCached() throws {

@@ -24,7 +24,7 @@ public struct BatchPipeline: Sendable {
     public var jobs: Int
 
     public init(processor: any PhotoProcessing, cache: ResultCache, outputDirectory: URL, maskDirectory: URL? = nil,
-                rendition: StickerRendition = StickerRendition(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount) {
+                rendition: StickerRendition = StickerRendition(), jobs: Int = AvailableProcessors.count) {
         self.processor = processor
         self.cache = cache
         self.outputDirectory = outputDirectory
