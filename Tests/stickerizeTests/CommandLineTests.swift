@@ -74,6 +74,25 @@ import TestSupport
         #expect(second.standardError.contains("4 photos: 0 new, 4 cached, 0 failed"))
     }
 
+    /// The manifest records the outputs, not the run: computed or cached, the same bytes,
+    /// without the timings `--json` reports.
+    @Test func aRerunWritesTheSameManifestByteForByte() throws {
+        let photos = Self.photos(3)
+        let out = TestFiles.temporaryFolder("cli-out"), cache = TestFiles.temporaryFolder("cli-cache")
+        let manifest = out.appendingPathComponent("manifest.json")
+        let first = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--json"])
+        #expect(first.status == 0, "\(first.standardError)")
+        #expect(try jsonLines(first.standardOutput).allSatisfy { $0["timings"] != nil && $0["ms"] != nil })
+        let written = try Data(contentsOf: manifest)
+        let second = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--json"])
+        #expect(second.status == 0 && second.standardError.contains("3 photos: 0 new, 3 cached, 0 failed"))
+        #expect(try jsonLines(second.standardOutput).allSatisfy { $0["status"] as? String == "cached" })
+        #expect(try Data(contentsOf: manifest) == written)
+        let text = String(decoding: written, as: UTF8.self)
+        #expect(!text.contains("\"timings\"") && !text.contains("\"ms\"") && !text.contains("\"cached\""), "\(text)")
+        #expect(try JSONDecoder().decode(Manifest.self, from: written).items.map(\.status) == [.ok, .ok, .ok])
+    }
+
     @Test func aCacheOverItsLimitIsTrimmedAfterTheRun() throws {
         let photos = Self.photos(3)
         let cache = TestFiles.temporaryFolder("cli-cache")

@@ -1,5 +1,5 @@
-/// The record of one input's outcome: a line of `--json` output and an item of
-/// `manifest.json`.
+/// The record of one input's outcome: a line of `--json` output and, as `recorded`, an
+/// item of `manifest.json`.
 public struct ManifestItem: Sendable, Codable, Equatable {
     /// `ok` (computed now), `cached` (served from the cache) or `failed`.
     public enum Status: String, Sendable, Codable {
@@ -42,11 +42,23 @@ public struct ManifestItem: Sendable, Codable, Equatable {
     public var gradient: [String]?
     public var timings: StageTimings?
     /// Wall-clock milliseconds this run spent on the input (reading to writing).
-    public var ms: Double
+    public var ms: Double?
     /// Why it failed, one line for people.
     public var error: String?
     /// What kind of failure it was, a stable word for scripts.
     public var failure: FailureKind?
+
+    /// The item as `manifest.json` keeps it: what the outputs are, not how this run came
+    /// by them (no `timings` or `ms`, and a result served from the cache is `ok`), so a
+    /// rerun over the same photos writes the same manifest, byte for byte, and a build
+    /// that commits its stickers can check them with `git diff --exit-code`.
+    public var recorded: ManifestItem {
+        var item = self
+        item.timings = nil
+        item.ms = nil
+        if item.status == .cached { item.status = .ok }
+        return item
+    }
 
     static func failed(_ job: BatchJob, sha256: String?, ms: Double, error: any Error) -> ManifestItem {
         ManifestItem(index: job.index, source: job.source, sha256: sha256, status: .failed, ms: ms,

@@ -35,8 +35,9 @@ public final class ManifestWriter {
         unlink(spoolURL.path)
     }
 
+    /// Spools `item` as the manifest keeps it (`ManifestItem.recorded`).
     public func add(_ item: ManifestItem) throws {
-        let line = try encoder.encode(item)
+        let line = try encoder.encode(item.recorded)
         let error = DescriptorWriter.writeAll(line, to: spool)
         guard error == 0 else { throw FileWriteError.cannotWrite(path: spoolURL.path, reason: String(cString: strerror(error))) }
         entries.append(Entry(source: item.source, index: item.index, offset: offset, length: line.count))
