@@ -127,6 +127,7 @@ enum StickerizeCommand {
     private static func writePreview(_ file: String, output: URL) throws {
         let page = URL(fileURLWithPath: file)
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: output.appendingPathComponent(Manifest.fileName)))
-        try AtomicFile.write(Data(PreviewPage.render(manifest, outputDirectory: output, page: page).utf8), to: page)
+        let html = Data(PreviewPage.render(manifest, outputDirectory: output, page: page).utf8)
+        try AtomicFile.write(to: page, keepingIdentical: true) { file throws(FileWriteError) in try file.write(html) }
     }
 }

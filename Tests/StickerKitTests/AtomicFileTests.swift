@@ -28,4 +28,29 @@ import TestSupport
         #expect(try Data(contentsOf: destination) == bytes)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [destination.lastPathComponent])
     }
+
+    /// `keepingIdentical` leaves a file that already holds the bytes alone (the same inode,
+    /// so the same modification time) and replaces one that differs, even by one byte past
+    /// the first block of the comparison.
+    @Test func keepingIdenticalLeavesTheSameBytesAloneAndReplacesOthers() throws {
+        let folder = TestFiles.temporaryFolder("atomic-identical")
+        let destination = folder.appendingPathComponent("manifest.json")
+        let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 31 + $0 / 7) })
+        try AtomicFile.write(bytes, to: destination)
+        func inode() -> UInt64 {
+            var info = stat()
+            return stat(destination.path, &info) == 0 ? UInt64(info.st_ino) : 0
+        }
+        let first = inode()
+        try AtomicFile.write(to: destination, keepingIdentical: true) { file throws(FileWriteError) in try file.write(bytes) }
+        #expect(inode() == first)
+        var changed = bytes
+        changed[150_000] ^= 1
+        try AtomicFile.write(to: destination, keepingIdentical: true) { file throws(FileWriteError) in try file.write(changed) }
+        #expect(inode() != first)
+        #expect(try Data(contentsOf: destination) == changed)
+        try AtomicFile.write(to: destination, keepingIdentical: true) { file throws(FileWriteError) in try file.write(changed.prefix(10)) }
+        #expect(try Data(contentsOf: destination) == changed.prefix(10))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["manifest.json"])
+    }
 }

@@ -84,10 +84,13 @@ import TestSupport
         #expect(first.status == 0, "\(first.standardError)")
         #expect(try jsonLines(first.standardOutput).allSatisfy { $0["timings"] != nil && $0["ms"] != nil })
         let written = try Data(contentsOf: manifest)
+        let firstInode = try FileManager.default.attributesOfItem(atPath: manifest.path)[.systemFileNumber] as? Int
         let second = try runner.run([photos.path, "--out", out.path, "--cache", cache.path, "--json"])
         #expect(second.status == 0 && second.standardError.contains("3 photos: 0 new, 3 cached, 0 failed"))
         #expect(try jsonLines(second.standardOutput).allSatisfy { $0["status"] as? String == "cached" })
         #expect(try Data(contentsOf: manifest) == written)
+        #expect(try FileManager.default.attributesOfItem(atPath: manifest.path)[.systemFileNumber] as? Int == firstInode,
+                "an identical manifest is left as it was, not replaced")
         let text = String(decoding: written, as: UTF8.self)
         #expect(!text.contains("\"timings\"") && !text.contains("\"ms\"") && !text.contains("\"cached\""), "\(text)")
         #expect(try JSONDecoder().decode(Manifest.self, from: written).items.map(\.status) == [.ok, .ok, .ok])

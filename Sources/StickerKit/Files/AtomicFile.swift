@@ -43,15 +43,23 @@ public enum AtomicFile {
     }
 
     /// Streams a file through `body` into a temporary file beside `url`, flushed to the disk
-    /// first when `flushed`, then renames it over `url`.
-    public static func write(to url: URL, flushed: Bool = true,
+    /// first when `flushed`, then renames it over `url`; when `keepingIdentical`, a regular
+    /// file at `url` that already holds exactly those bytes is left as it is (its
+    /// modification time too, so what depends on it is not rebuilt) and the temporary
+    /// file removed.
+    public static func write(to url: URL, flushed: Bool = true, keepingIdentical: Bool = false,
                              body: (Output) throws(FileWriteError) -> Void) throws(FileWriteError) {
         let temporary = temporaryURL(for: url)
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, AtomicFile.permissions)
+        let descriptor = open(temporary.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, AtomicFile.permissions)
         guard descriptor >= 0 else { throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
         var isOpen = true
         do throws(FileWriteError) {
             try body(Output(descriptor: descriptor, path: url.path))
+            if keepingIdentical, holdsTheSameBytes(url, as: descriptor) {
+                close(descriptor)
+                unlink(temporary.path)
+                return
+            }
             guard !flushed || fsync(descriptor) == 0 else { throw .cannotWrite(path: url.path, reason: String(cString: strerror(errno))) }
             isOpen = false
             guard close(descriptor) == 0, rename(temporary.path, url.path) == 0 else {
@@ -62,6 +70,43 @@ public enum AtomicFile {
             unlink(temporary.path)
             throw error
         }
+    }
+}
+
+extension AtomicFile {
+    /// Whether `url` is a regular file (not followed through a link) holding exactly the
+    /// bytes of the file open at `descriptor`, compared a block at a time.
+    static func holdsTheSameBytes(_ url: URL, as descriptor: Int32) -> Bool {
+        var existing = stat(), written = stat()
+        guard lstat(url.path, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFREG,
+              fstat(descriptor, &written) == 0, existing.st_size == written.st_size else { return false }
+        let other = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard other >= 0 else { return false }
+        defer { close(other) }
+        let block = 1 << 16
+        var left = [UInt8](repeating: 0, count: block), right = [UInt8](repeating: 0, count: block)
+        var offset: off_t = 0
+        while offset < written.st_size {
+            let count = min(block, Int(written.st_size - offset))
+            guard readFully(descriptor, into: &left, count: count, at: offset),
+                  readFully(other, into: &right, count: count, at: offset),
+                  left[..<count] == right[..<count] else { return false }
+            offset += off_t(count)
+        }
+        return true
+    }
+
+    /// Reads `count` bytes at `offset` into the start of `buffer`; false on an error or an
+    /// early end.
+    private static func readFully(_ descriptor: Int32, into buffer: inout [UInt8], count: Int, at offset: off_t) -> Bool {
+        var done = 0
+        while done < count {
+            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, offset + off_t(done)) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { return false }
+            done += got
+        }
+        return true
     }
 }
 

@@ -44,7 +44,8 @@ public final class ManifestWriter {
         offset += UInt64(line.count)
     }
 
-    /// Writes `manifest.json`: `{"version", "options", "items"}`, items sorted by source.
+    /// Writes `manifest.json`: `{"version", "options", "items"}`, items sorted by source;
+    /// one that already holds the same bytes is left untouched.
     public func finish() throws {
         entries.sort { ($0.source, $0.index) < ($1.source, $1.index) }
         let header = try Manifest.encoder(pretty: false).encode(Manifest(options: options, items: []))
@@ -54,7 +55,7 @@ public final class ManifestWriter {
         guard let marker = text.firstRange(of: "\"items\":[]") else {
             throw FileWriteError.cannotWrite(path: manifestURL.path, reason: "its header has no list of items")
         }
-        try AtomicFile.write(to: manifestURL) { output throws(FileWriteError) in
+        try AtomicFile.write(to: manifestURL, keepingIdentical: true) { output throws(FileWriteError) in
             try output.write(Data(text[..<marker.lowerBound].utf8) + Data("\"items\":[\n".utf8))
             for (position, entry) in entries.enumerated() {
                 try output.write(try spooled(entry) + Data((position + 1 < entries.count ? ",\n" : "\n").utf8))
