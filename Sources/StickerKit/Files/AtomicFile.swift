@@ -88,23 +88,17 @@ extension AtomicFile {
         var offset: off_t = 0
         while offset < written.st_size {
             let count = min(block, Int(written.st_size - offset))
-            guard readFully(descriptor, into: &left, count: count, at: offset),
-                  readFully(other, into: &right, count: count, at: offset),
-                  left[..<count] == right[..<count] else { return false }
+            let same = left.withUnsafeMutableBytes { left in
+                right.withUnsafeMutableBytes { right in
+                    let left = UnsafeMutableRawBufferPointer(rebasing: left[..<count])
+                    let right = UnsafeMutableRawBufferPointer(rebasing: right[..<count])
+                    return DescriptorReader.read(descriptor, into: left, at: offset) == 0
+                        && DescriptorReader.read(other, into: right, at: offset) == 0
+                        && memcmp(left.baseAddress!, right.baseAddress!, count) == 0
+                }
+            }
+            guard same else { return false }
             offset += off_t(count)
-        }
-        return true
-    }
-
-    /// Reads `count` bytes at `offset` into the start of `buffer`; false on an error or an
-    /// early end.
-    private static func readFully(_ descriptor: Int32, into buffer: inout [UInt8], count: Int, at offset: off_t) -> Bool {
-        var done = 0
-        while done < count {
-            let got = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, count - done, offset + off_t(done)) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return false }
-            done += got
         }
         return true
     }

@@ -1,7 +1,8 @@
 /// The record of one input's outcome: a line of `--json` output and, as `recorded`, an
 /// item of `manifest.json`.
 public struct ManifestItem: Sendable, Codable, Equatable {
-    /// `ok` (computed now), `cached` (served from the cache) or `failed`.
+    /// `ok` (computed now), `cached` (served from the cache; `--json` only: the manifest
+    /// says `ok`) or `failed`.
     public enum Status: String, Sendable, Codable {
         case ok
         case cached
@@ -40,8 +41,10 @@ public struct ManifestItem: Sendable, Codable, Equatable {
     public var roles: PaletteRoles?
     public var subject: [Swatch]?
     public var gradient: [String]?
+    /// Milliseconds per stage (`--json` only: nil in the manifest).
     public var timings: StageTimings?
-    /// Wall-clock milliseconds this run spent on the input (reading to writing).
+    /// Wall-clock milliseconds this run spent on the input, reading to writing (`--json`
+    /// only: nil in the manifest).
     public var ms: Double?
     /// Why it failed, one line for people.
     public var error: String?

@@ -67,17 +67,8 @@ public final class ManifestWriter {
     /// The line `entry` points at in the spool.
     private func spooled(_ entry: Entry) throws(FileWriteError) -> Data {
         var line = Data(count: entry.length)
-        var count = 0
-        let failure: Int32? = line.withUnsafeMutableBytes { buffer in
-            while count < entry.length {
-                let got = pread(spool, buffer.baseAddress! + count, entry.length - count, off_t(entry.offset) + off_t(count))
-                if got < 0 && errno == EINTR { continue }
-                if got <= 0 { return got < 0 ? errno : EIO }
-                count += got
-            }
-            return nil
-        }
-        if let failure { throw .cannotWrite(path: spoolURL.path, reason: "reading it back: " + String(cString: strerror(failure))) }
+        let error = line.withUnsafeMutableBytes { DescriptorReader.read(spool, into: $0, at: off_t(entry.offset)) }
+        if error != 0 { throw .cannotWrite(path: spoolURL.path, reason: "reading it back: " + String(cString: strerror(error))) }
         return line
     }
 }
