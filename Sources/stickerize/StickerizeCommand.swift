@@ -128,6 +128,7 @@ enum StickerizeCommand {
         let page = URL(fileURLWithPath: file)
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: output.appendingPathComponent(Manifest.fileName)))
         let html = Data(PreviewPage.render(manifest, outputDirectory: output, page: page).utf8)
-        try AtomicFile.write(to: page, keepingIdentical: true) { file throws(FileWriteError) in try file.write(html) }
+        guard !AtomicFile.holds(page, exactly: html) else { return }
+        try AtomicFile.write(html, to: page)
     }
 }

@@ -74,31 +74,52 @@ public enum AtomicFile {
 }
 
 extension AtomicFile {
-    /// Whether `url` is a regular file (not followed through a link) holding exactly the
-    /// bytes of the file open at `descriptor`, compared a block at a time.
-    static func holdsTheSameBytes(_ url: URL, as descriptor: Int32) -> Bool {
-        var existing = stat(), written = stat()
-        guard lstat(url.path, &existing) == 0, (existing.st_mode & S_IFMT) == S_IFREG,
-              fstat(descriptor, &written) == 0, existing.st_size == written.st_size else { return false }
-        let other = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard other >= 0 else { return false }
-        defer { close(other) }
-        let block = 1 << 16
-        var left = [UInt8](repeating: 0, count: block), right = [UInt8](repeating: 0, count: block)
-        var offset: off_t = 0
-        while offset < written.st_size {
-            let count = min(block, Int(written.st_size - offset))
-            let same = left.withUnsafeMutableBytes { left in
-                right.withUnsafeMutableBytes { right in
-                    let left = UnsafeMutableRawBufferPointer(rebasing: left[..<count])
-                    let right = UnsafeMutableRawBufferPointer(rebasing: right[..<count])
-                    return DescriptorReader.read(descriptor, into: left, at: offset) == 0
-                        && DescriptorReader.read(other, into: right, at: offset) == 0
-                        && memcmp(left.baseAddress!, right.baseAddress!, count) == 0
-                }
+    /// Whether `url` is a regular file (not through a link) that already holds exactly
+    /// `data`, so that writing it again can be skipped and the file keeps its modification
+    /// time.
+    public static func holds(_ url: URL, exactly data: Data) -> Bool {
+        data.withUnsafeBytes { bytes in
+            holds(url, size: bytes.count) { existing, offset in
+                memcmp(bytes.baseAddress! + offset, existing.baseAddress!, existing.count) == 0
+            }
+        }
+    }
+
+    /// Whether `url` holds exactly the bytes of the file open at `descriptor`.
+    private static func holdsTheSameBytes(_ url: URL, as descriptor: Int32) -> Bool {
+        var written = stat()
+        guard fstat(descriptor, &written) == 0 else { return false }
+        var block = [UInt8](repeating: 0, count: blockSize)
+        return holds(url, size: Int(written.st_size)) { existing, offset in
+            block.withUnsafeMutableBytes { block in
+                let part = UnsafeMutableRawBufferPointer(rebasing: block[..<existing.count])
+                return DescriptorReader.read(descriptor, into: part, at: off_t(offset)) == 0
+                    && memcmp(part.baseAddress!, existing.baseAddress!, existing.count) == 0
+            }
+        }
+    }
+
+    /// How much of a file `holds` compares at a time.
+    private static let blockSize = 1 << 16
+
+    /// Whether `url` is a regular file (not through a link) of `size` bytes for each of
+    /// whose blocks, read in turn, `matches(block, offset)` is true.
+    private static func holds(_ url: URL, size: Int, matching matches: (UnsafeRawBufferPointer, Int) -> Bool) -> Bool {
+        var info = stat()
+        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) == size else { return false }
+        let file = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard file >= 0 else { return false }
+        defer { close(file) }
+        var block = [UInt8](repeating: 0, count: blockSize)
+        var offset = 0
+        while offset < size {
+            let count = min(blockSize, size - offset)
+            let same = block.withUnsafeMutableBytes { block in
+                let part = UnsafeMutableRawBufferPointer(rebasing: block[..<count])
+                return DescriptorReader.read(file, into: part, at: off_t(offset)) == 0 && matches(UnsafeRawBufferPointer(part), offset)
             }
             guard same else { return false }
-            offset += off_t(count)
+            offset += count
         }
         return true
     }

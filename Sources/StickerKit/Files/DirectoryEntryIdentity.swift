@@ -6,8 +6,7 @@ import Glibc
 /// tell an input it has already taken, as when a folder and one inside it are both given.
 /// A symbolic or hard link to the file is an entry of its own, with a name of its own.
 struct DirectoryEntryIdentity: Hashable, Sendable {
-    let device: UInt64
-    let inode: UInt64
+    let folder: FolderIdentity
     let name: [UInt8]
 
     /// The entry `path` names, or nil when its folder cannot be found (the input then
@@ -24,8 +23,7 @@ struct DirectoryEntryIdentity: Hashable, Sendable {
         }
         var info = stat()
         guard folder.withCString({ stat($0, &info) }) == 0 else { return nil }
-        device = UInt64(info.st_dev)
-        inode = UInt64(info.st_ino)
+        self.folder = FolderIdentity(info)
         self.name = Array(name)
     }
 }

@@ -27,17 +27,6 @@ public struct DirectoryWalker: IteratorProtocol, Sendable {
     private let excluded: Set<String>
     private let excludedFolders: Set<FolderIdentity>
 
-    /// A folder's place on disk.
-    private struct FolderIdentity: Hashable, Sendable {
-        var device: UInt64
-        var inode: UInt64
-
-        init(_ info: stat) {
-            device = UInt64(info.st_dev)
-            inode = UInt64(info.st_ino)
-        }
-    }
-
     public init(root: RawPath, excluding: [String] = []) {
         excluded = Set(excluding.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         excludedFolders = Set(excluding.compactMap { path in

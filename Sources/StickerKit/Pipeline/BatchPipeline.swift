@@ -178,7 +178,7 @@ public struct BatchPipeline: Sendable {
     /// a rerun leaves unchanged outputs untouched).
     private func writeIfChanged(_ data: Data, to relativePath: String, under folder: URL) throws(FileWriteError) {
         let url = folder.appendingPathComponent(relativePath)
-        if ContainedFolder.isRegularFile(url), let existing = try? InputFile.read(url.path), existing == data { return }
+        guard !AtomicFile.holds(url, exactly: data) else { return }
         try ContainedFolder.createParents(of: url, under: folder)
         try AtomicFile.write(data, to: url)
     }
