@@ -33,14 +33,22 @@ guard CommandLine.arguments.count == 2 else {
 let options = ProcessingOptions()
 let decodeOptions = DecodeOptions(minimumLongSide: options.sticker.maxSize)
 let workingSize = options.sticker.workingSize
-print(try jsonLine(["features": SegmentationRanker.featureNames]))
-for item in try cases(in: URL(fileURLWithPath: CommandLine.arguments[1])) {
-    let photo = try ImageDecoder.decode(Data(contentsOf: item.input), options: decodeOptions)
-    guard !photo.declaresAlpha else { continue }
-    let truth = try ImageDecoder.decode(Data(contentsOf: item.truth)).image
-    let samples = try SubjectSegmenter.rankingSamples(photo.image, workingSize: workingSize, truth: truth)
-    for sample in samples {
-        print(try jsonLine(["case": item.id, "start": sample.start, "iou": sample.iou,
-                            "features": sample.features.map(Double.init)]))
+let dataset = URL(fileURLWithPath: CommandLine.arguments[1])
+do {
+    print(try jsonLine(["features": SegmentationRanker.featureNames]))
+    for item in try cases(in: dataset) {
+        let photo = try ImageDecoder.decode(Data(contentsOf: item.input), options: decodeOptions)
+        guard !photo.declaresAlpha else { continue }
+        let truth = try ImageDecoder.decode(Data(contentsOf: item.truth)).image
+        let samples = try SubjectSegmenter.rankingSamples(photo.image, workingSize: workingSize, truth: truth)
+        for sample in samples {
+            print(try jsonLine(["case": item.id, "start": sample.start, "iou": sample.iou,
+                                "features": sample.features.map(Double.init)]))
+        }
     }
+} catch {
+    // One line naming the data set, not a crash's backtrace (a missing cases.json, an
+    // unreadable image).
+    FileHandle.standardError.write(Data("stickerize-ranker-samples: \(dataset.path): \(error)\n".utf8))
+    exit(1)
 }

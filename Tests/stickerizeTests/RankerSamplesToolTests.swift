@@ -6,7 +6,7 @@ import TestSupport
 /// `stickerize-ranker-samples`, the tool Scripts/train-segmentation-ranker reads: run over
 /// a two-case data set laid out like the dev set, it names the features, then prints
 /// every candidate of the opaque photo with its IoU against the truth, and skips the
-/// photo that brings its own alpha.
+/// photo that brings its own alpha; a folder that is no data set gets one line of error.
 @Suite struct RankerSamplesToolTests {
     @Test func printsEachCandidatesFeaturesAndIoU() throws {
         let root = TestFiles.temporaryFolder("ranker-samples")
@@ -45,5 +45,11 @@ import TestSupport
 
         let usage = try CommandRunner("stickerize-ranker-samples").run([])
         #expect(usage.status == 2 && usage.standardError.hasPrefix("usage:"))
+        // A folder that is no data set: one line naming it, not a crash.
+        let missing = root.appendingPathComponent("images").path
+        let notADataSet = try CommandRunner("stickerize-ranker-samples").run([missing])
+        #expect(notADataSet.status == 1, "\(notADataSet.standardError)")
+        #expect(notADataSet.standardError.hasPrefix("stickerize-ranker-samples: \(missing): "))
+        #expect(notADataSet.standardError.split(separator: "\n").count == 1, "\(notADataSet.standardError)")
     }
 }
