@@ -49,6 +49,6 @@ do {
 } catch {
     // One line naming the data set, not a crash's backtrace (a missing cases.json, an
     // unreadable image).
-    FileHandle.standardError.write(Data("stickerize-ranker-samples: \(dataset.path): \(error)\n".utf8))
+    FileHandle.standardError.write(Data("stickerize-ranker-samples: \(dataset.path): \(error.localizedDescription)\n".utf8))
     exit(1)
 }
