@@ -31,7 +31,7 @@ guard CommandLine.arguments.count == 2 else {
 }
 
 let options = ProcessingOptions()
-let decodeOptions = DecodeOptions(minimumLongSide: options.sticker.maxSize)
+let decodeOptions = DecodeOptions(minimumLongSide: options.sticker.minimumDecodedLongSide)
 let workingSize = options.sticker.workingSize
 let dataset = URL(fileURLWithPath: CommandLine.arguments[1])
 do {

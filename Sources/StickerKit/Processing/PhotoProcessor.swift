@@ -19,10 +19,15 @@ nonisolated public struct PhotoProcessor: Sendable {
         self.encoder = encoder
     }
 
+    /// How the photo is decoded: within the pixel budget, and a JPEG shrunk on load no
+    /// further than the sticker and the segmentation need (`StickerOptions.minimumDecodedLongSide`).
+    var decodeOptions: DecodeOptions {
+        DecodeOptions(maxPixels: options.maxPixels, minimumLongSide: options.sticker.minimumDecodedLongSide)
+    }
+
     /// Throws `CodecError`, `StickerError` or `CancellationError`.
     @concurrent
     public func process(_ data: Data) async throws -> ProcessedPhoto {
-        let decodeOptions = DecodeOptions(maxPixels: options.maxPixels, minimumLongSide: options.sticker.maxSize)
         let (decoded, decodeTime) = try StageTimings.measure { () throws(CodecError) in
             try ImageDecoder.decode(data, options: decodeOptions)
         }
