@@ -23,7 +23,7 @@ public struct StickerOptions: Sendable, Hashable, Codable {
 
     /// The long side a photo is decoded to at least (a JPEG shrinks on load no further): the
     /// sticker's, but never under the sizes the subject is found and refined at, so a small
-    /// `maxSize` (an icon, `--preset discord`) does not shrink the picture the segmentation
+    /// `maxSize` (`--max-size 128` for icons) does not shrink the picture the segmentation
     /// sees; nil, the source's size, when `maxSize` is nil.
     public var minimumDecodedLongSide: Int? { maxSize.map { max($0, workingSize, refinementSize) } }
 
