@@ -30,9 +30,9 @@ guard CommandLine.arguments.count == 2 else {
     exit(2)
 }
 
-let options = ProcessingOptions()
-let decodeOptions = DecodeOptions(minimumLongSide: options.sticker.minimumDecodedLongSide)
-let workingSize = options.sticker.workingSize
+let processor = PhotoProcessor()
+let decodeOptions = processor.decodeOptions
+let workingSize = processor.options.sticker.workingSize
 let dataset = URL(fileURLWithPath: CommandLine.arguments[1])
 do {
     print(try jsonLine(["features": SegmentationRanker.featureNames]))

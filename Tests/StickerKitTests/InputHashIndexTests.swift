@@ -22,7 +22,7 @@ import TestSupport
         let inputs = cache.appendingPathComponent("inputs")
         return (FileManager.default.enumerator(atPath: inputs.path)?.compactMap { $0 as? String } ?? [])
             .map { inputs.appendingPathComponent($0) }
-            .filter { ContainedFolder.isRegularFile($0) }
+            .filter { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.type] as? FileAttributeType) == .typeRegular }
     }
 
     @Test func settledFilesAreServedWithoutReadingAndRewritesAreNoticed() async throws {

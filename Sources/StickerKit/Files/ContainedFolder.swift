@@ -107,10 +107,4 @@ public enum ContainedFolder {
         }
         return true
     }
-
-    /// True when `url` names a regular file itself (not through a link).
-    public static func isRegularFile(_ url: URL) -> Bool {
-        var info = stat()
-        return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-    }
 }

@@ -21,7 +21,7 @@ nonisolated public struct PhotoProcessor: Sendable {
 
     /// How the photo is decoded: within the pixel budget, and a JPEG shrunk on load no
     /// further than the sticker and the segmentation need (`StickerOptions.minimumDecodedLongSide`).
-    var decodeOptions: DecodeOptions {
+    public var decodeOptions: DecodeOptions {
         DecodeOptions(maxPixels: options.maxPixels, minimumLongSide: options.sticker.minimumDecodedLongSide)
     }
 
