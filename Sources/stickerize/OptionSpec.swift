@@ -55,7 +55,7 @@ struct OptionSpec: Sendable {
                        options.cacheDirectory = try path(value, for: "--cache", naming: "folder")
                    }),
         OptionSpec(long: "cache-limit", valueName: "SIZE",
-                   help: "cache size limit, like 500M or 20G; 0: none (default: 5G)",
+                   help: "cache size limit, like 500M, 1.5G or 20G; 0: none (default: 5G)",
                    applyValue: { options, value throws(UsageError) in
                        options.cacheLimit = try size(value, for: "--cache-limit")
                    }),
@@ -133,15 +133,32 @@ struct OptionSpec: Sendable {
     }
 
     /// Bytes, or kibi-, mebi-, gibi- or tebibytes with a suffix K, M, G or T (either case).
+    /// A byte count: a whole number of bytes, or a number (with a fraction if need be) and
+    /// a binary unit, K, M, G or T in either case, alone or as KB or KiB: `4096`, `500M`,
+    /// `1.5G`, `20GiB`, `750mb`.
     private static func size(_ text: String, for name: String) throws(UsageError) -> Int64 {
+        let failure = UsageError("\(name) takes a size like 500M, 1.5G or 20GiB (0: no limit), not '\(text)'")
         let units: [Character: Int64] = ["K": 1 << 10, "k": 1 << 10, "M": 1 << 20, "m": 1 << 20,
                                          "G": 1 << 30, "g": 1 << 30, "T": 1 << 40, "t": 1 << 40]
-        let unit = text.last.flatMap { units[$0] }
-        let digits = unit == nil ? Substring(text) : text.dropLast()
-        guard digits.allSatisfy(\.isASCII), let count = Int64(digits), count >= 0, count <= Int64.max / (unit ?? 1) else {
-            throw UsageError("\(name) takes a size like 500M or 20G (0: no limit), not '\(text)'")
+        var number = Substring(text)
+        let endsInB = number.last == "B" || number.last == "b"
+        if endsInB { number = number.dropLast() }
+        let endsInIB = endsInB && (number.last == "i" || number.last == "I")
+        if endsInIB { number = number.dropLast() }
+        let unit = number.last.flatMap { units[$0] }
+        if unit != nil { number = number.dropLast() }
+        let parts = number.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let isDigits = { (part: Substring) in !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } }
+        // "iB" needs a unit; a fraction needs one too (no fraction of a byte).
+        guard !(endsInIB && unit == nil), let whole = parts.first, isDigits(whole) else { throw failure }
+        guard parts.count == 2 else {
+            guard let count = Int64(whole), count <= Int64.max / (unit ?? 1) else { throw failure }
+            return count * (unit ?? 1)
         }
-        return count * (unit ?? 1)
+        guard let unit, isDigits(parts[1]), let value = Double(number) else { throw failure }
+        let bytes = (value * Double(unit)).rounded(.down)
+        guard bytes < 0x1p63 else { throw failure }
+        return Int64(bytes)
     }
 
     private static func integer(_ text: String, for name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {

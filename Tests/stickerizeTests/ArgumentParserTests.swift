@@ -40,6 +40,13 @@ import TestSupport
         #expect(try ArgumentParser.parse(["--cache-limit=2g", "x"]).cacheLimit == 2 << 30)
         #expect(try ArgumentParser.parse(["--cache-limit", "4096", "x"]).cacheLimit == 4096)
         #expect(try ArgumentParser.parse(["--cache-limit", "0", "x"]).cacheLimit == 0)
+        #expect(try ArgumentParser.parse(["--cache-limit", "1.5G", "x"]).cacheLimit == 3 << 29)
+        #expect(try ArgumentParser.parse(["--cache-limit", "0.25k", "x"]).cacheLimit == 256)
+        #expect(try ArgumentParser.parse(["--cache-limit", "2.0001K", "x"]).cacheLimit == 2048, "down to whole bytes")
+        #expect(try ArgumentParser.parse(["--cache-limit", "20GiB", "x"]).cacheLimit == 20 << 30)
+        #expect(try ArgumentParser.parse(["--cache-limit", "750mb", "x"]).cacheLimit == 750 << 20)
+        #expect(try ArgumentParser.parse(["--cache-limit", "4096B", "x"]).cacheLimit == 4096)
+        #expect(try ArgumentParser.parse(["--cache-limit", "9223372036854775807", "x"]).cacheLimit == Int64.max)
         let sharded = try ArgumentParser.parse(["--shard", "2/5", "--list", "x"])
         #expect(sharded.shard == Shard(index: 2, count: 5) && sharded.listsOnly)
     }
@@ -77,10 +84,21 @@ import TestSupport
         (["--shard", "2", "x"], "--shard takes I/N with 1 <= I <= N (like 2/4), not '2'"),
         (["--prune", "--shard", "1/2", "x"], "--prune cannot be used with --shard: a shard writes only part of the outputs"),
         (["--prune", "--list", "x"], "--prune removes files and --list writes nothing: give one of them"),
-        (["--cache-limit", "5X", "x"], "--cache-limit takes a size like 500M or 20G (0: no limit), not '5X'"),
-        (["--cache-limit", "-1G", "x"], "--cache-limit takes a size like 500M or 20G (0: no limit), not '-1G'"),
-        (["--cache-limit", "1.5G", "x"], "--cache-limit takes a size like 500M or 20G (0: no limit), not '1.5G'"),
-        (["--cache-limit", "9000000T", "x"], "--cache-limit takes a size like 500M or 20G (0: no limit), not '9000000T'"),
+        (["--cache-limit", "5X", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '5X'"),
+        (["--cache-limit", "-1G", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '-1G'"),
+        (["--cache-limit", "1.5", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '1.5'"),
+        (["--cache-limit", "1.G", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '1.G'"),
+        (["--cache-limit", ".5G", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '.5G'"),
+        (["--cache-limit", "1.5.2G", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '1.5.2G'"),
+        (["--cache-limit", "iB", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not 'iB'"),
+        (["--cache-limit", "5iB", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '5iB'"),
+        (["--cache-limit", "5 G", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '5 G'"),
+        (["--cache-limit", "1e3M", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '1e3M'"),
+        (["--cache-limit", "GiB", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not 'GiB'"),
+        (["--cache-limit", "5KiBB", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '5KiBB'"),
+        (["--cache-limit", "9000000T", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '9000000T'"),
+        (["--cache-limit", "8388608T", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '8388608T'"),
+        (["--cache-limit", "١٢M", "x"], "--cache-limit takes a size like 500M, 1.5G or 20GiB (0: no limit), not '١٢M'"),
     ])
     func usageErrors(arguments: [String], message: String) {
         #expect(throws: UsageError(message)) { try ArgumentParser.parse(arguments) }
