@@ -156,7 +156,8 @@ struct OptionSpec: Sendable {
             return count * (unit ?? 1)
         }
         guard let unit, isDigits(parts[1]), let value = Double(number) else { throw failure }
-        let bytes = (value * Double(unit)).rounded(.down)
+        // Up, so that a size over zero never becomes 0, which means no limit.
+        let bytes = (value * Double(unit)).rounded(.up)
         guard bytes < 0x1p63 else { throw failure }
         return Int64(bytes)
     }
