@@ -132,7 +132,6 @@ struct OptionSpec: Sendable {
         }
     }
 
-    /// Bytes, or kibi-, mebi-, gibi- or tebibytes with a suffix K, M, G or T (either case).
     /// A byte count: a whole number of bytes, or a number (with a fraction if need be) and
     /// a binary unit, K, M, G or T in either case, alone or as KB or KiB: `4096`, `500M`,
     /// `1.5G`, `20GiB`, `750mb`.

@@ -128,7 +128,6 @@ enum StickerizeCommand {
         let page = URL(fileURLWithPath: file)
         let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: output.appendingPathComponent(Manifest.fileName)))
         let html = Data(PreviewPage.render(manifest, outputDirectory: output, page: page).utf8)
-        guard !AtomicFile.holds(page, exactly: html) else { return }
-        try AtomicFile.write(html, to: page)
+        try AtomicFile.write(html, to: page, keepingIdentical: true)
     }
 }

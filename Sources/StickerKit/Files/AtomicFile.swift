@@ -25,8 +25,11 @@ public enum AtomicFile {
         return url.deletingLastPathComponent().appendingPathComponent(unique + name)
     }
 
-    /// Writes `data` to `url`, whose folder must exist (see `ContainedFolder`).
-    public static func write(_ data: Data, to url: URL) throws(FileWriteError) {
+    /// Writes `data` to `url`, whose folder must exist (see `ContainedFolder`); when
+    /// `keepingIdentical`, a regular file at `url` that already holds exactly `data` is left
+    /// as it is (its modification time too), without a temporary file.
+    public static func write(_ data: Data, to url: URL, keepingIdentical: Bool = false) throws(FileWriteError) {
+        guard !keepingIdentical || !holds(url, exactly: data) else { return }
         try write(to: url, flushed: false) { output throws(FileWriteError) in try output.write(data) }
     }
 
@@ -77,7 +80,7 @@ extension AtomicFile {
     /// Whether `url` is a regular file (not through a link) that already holds exactly
     /// `data`, so that writing it again can be skipped and the file keeps its modification
     /// time.
-    public static func holds(_ url: URL, exactly data: Data) -> Bool {
+    static func holds(_ url: URL, exactly data: Data) -> Bool {
         data.withUnsafeBytes { bytes in
             holds(url, size: bytes.count) { existing, offset in
                 memcmp(bytes.baseAddress! + offset, existing.baseAddress!, existing.count) == 0

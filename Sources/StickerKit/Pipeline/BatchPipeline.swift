@@ -178,8 +178,7 @@ public struct BatchPipeline: Sendable {
     /// a rerun leaves unchanged outputs untouched).
     private func writeIfChanged(_ data: Data, to relativePath: String, under folder: URL) throws(FileWriteError) {
         let url = folder.appendingPathComponent(relativePath)
-        guard !AtomicFile.holds(url, exactly: data) else { return }
         try ContainedFolder.createParents(of: url, under: folder)
-        try AtomicFile.write(data, to: url)
+        try AtomicFile.write(data, to: url, keepingIdentical: true)
     }
 }
