@@ -300,39 +300,46 @@ import TestSupport
         #expect(bar > 0 && barFound * 10 >= bar * 8, "bar pixels found: \(barFound) of \(bar)")
     }
 
-    /// A cut within a window, paying each window pixel's edges to the outside when it is
-    /// subject (`ContrastEdges.restricted(to:)`), is the whole picture's cut with every
-    /// pixel outside the window held as background, on random photos, windows and preferences.
+    /// A refinement's cut with the pixels outside its window held as background
+    /// (`SubjectSegmenter.heldAsBackground`) leaves them all background and is the cut a
+    /// fresh graph makes; the same graph then cut with every pixel's own preference (the
+    /// fallback to the whole picture, the flow found in the window kept) is a fresh graph's
+    /// cut too, on random photos, windows and preferences.
     @Test(arguments: 0..<12)
-    func aWindowsCutIsThePicturesWithTheOutsideHeldAsBackground(seed: Int) {
+    func aCutHeldToItsWindowThenTheWholePicturesIsAFreshCut(seed: Int) {
         var generator = SplitMix64(seed: UInt64(seed) &* 6151 &+ 5)
         let width = 18, height = 13
         let random = { (limit: UInt64) in Int(generator.next() % limit) }
-        let colors = (0..<(width * height)).map { index -> SIMD3<Float> in
-            let inBlob = abs(index % width - 9) + abs(index / width - 6) < 5
-            return SIMD3(repeating: Float(inBlob ? 150 : 60) + Float(random(40)))
-        }
+        func inBlob(_ index: Int) -> Bool { abs(index % width - 9) + abs(index / width - 6) < 5 }
+        let colors = (0..<(width * height)).map { SIMD3(repeating: Float(inBlob($0) ? 150 : 60) + Float(random(40))) }
         let edges = ContrastEdges(WorkingImage(width: width, height: height, colors: colors), weight: 400)
         let x = random(6), y = random(5)
         let window = PixelWindow(PixelRect(x: x, y: y, width: 6 + random(UInt64(width - 6 - x + 1)),
                                            height: 4 + random(UInt64(height - 4 - y + 1))),
                                  pictureWidth: width, pictureHeight: height)
-        let preferences = (0..<(width * height)).map { index -> Int32 in
-            let inBlob = abs(index % width - 9) + abs(index / width - 6) < 5
-            return Int32(inBlob ? 300 : -200) + Int32(random(600)) - 300
+        let preferences = (0..<(width * height)).map { Int32(inBlob($0) ? 300 : -200) + Int32(random(600)) - 300 }
+        let rect = window.rect
+        func isInside(_ index: Int) -> Bool {
+            (rect.x..<(rect.x + rect.width)).contains(index % width) && (rect.y..<(rect.y + rect.height)).contains(index / width)
         }
-        // The whole picture, the outside held as background by a preference no cut pays.
-        let inside = Set(window.crop(Array(preferences.indices)))
-        let held = preferences.indices.map { inside.contains($0) ? preferences[$0] : -1_000_000 }
-        let whole = GridMaxFlow(edges)
-        whole.setPreferences(held)
-        whole.maximumFlow()
-        let (inner, boundary) = edges.restricted(to: window)
-        let part = GridMaxFlow(inner)
-        part.setPreferences(zip(window.crop(preferences), boundary).map { $0 - $1 })
-        part.maximumFlow()
-        #expect(window.paste(part.sourceSide(), outside: 0) == whole.sourceSide())
-        #expect(boundary.contains { $0 > 0 } == (window.count < width * height))
+        let held = preferences.indices.map { isInside($0) ? preferences[$0] : SubjectSegmenter.heldAsBackground }
+        func freshCut(_ preferences: [Int32]) -> [UInt8] {
+            let graph = GridMaxFlow(edges)
+            graph.setPreferences(preferences)
+            graph.maximumFlow()
+            return graph.sourceSide()
+        }
+        let graph = GridMaxFlow(edges)
+        graph.setPreferences(held)
+        graph.maximumFlow()
+        let windowed = graph.sourceSide()
+        #expect(windowed == freshCut(held))
+        #expect(windowed.indices.allSatisfy { isInside($0) || windowed[$0] == 0 })
+        graph.setPreferences(preferences)
+        graph.maximumFlow()
+        let whole = freshCut(preferences)
+        #expect(graph.sourceSide() == whole)
+        #expect(whole.contains(1))
     }
 
     /// On a compact subject the refinement cuts within a window around it (at 480x360 the
@@ -349,6 +356,24 @@ import TestSupport
         let windowed = try SubjectSegmenter().segment(working, refinedAt: refinement).mask
         #expect(windowed.values == (try whole.segment(working, refinedAt: refinement)).mask.values)
         #expect(ForegroundMask.area(of: windowed.values) > 9_000)
+    }
+
+    /// A window with no margin around the search's subject is outgrown by the finer cut
+    /// (its outline reaches the window's sides), so the refinement cuts the whole picture
+    /// again, from the flow found in the window: the same mask, to the pixel, as cutting
+    /// the whole picture from the start.
+    @Test func refiningPastItsWindowGivesTheWholePicturesMask() throws {
+        let scene = Scene(width: 960, height: 720, background: .texture([120, 150, 110], amplitude: 25),
+                          shapes: [(.disc(x: 420, y: 300, radius: 110), [200, 60, 50]),
+                                   (.bar(x0: 420, y0: 400, x1: 420, y1: 520, thickness: 5), [200, 60, 50])])
+        let (photo, _) = scene.render()
+        let working = WorkingImage(photo, longSide: 400), refinement = WorkingImage(photo, longSide: 480)
+        var tight = SubjectSegmenter(), whole = SubjectSegmenter()
+        tight.refinementMargin = 0
+        whole.refinementMargin = 1
+        let refined = try tight.segment(working, refinedAt: refinement).mask
+        #expect(refined.values == (try whole.segment(working, refinedAt: refinement)).mask.values)
+        #expect(ForegroundMask.area(of: refined.values) > 9_000)
     }
 
     /// The full-size cut may reshape a subject region but not add one: regions with no

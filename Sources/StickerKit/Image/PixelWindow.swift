@@ -2,8 +2,7 @@
 /// refinement cuts when the subject leaves most of the picture far from it.
 ///
 ///     let window = PixelWindow(PixelRect(x: 10, y: 5, width: 100, height: 80), pictureWidth: 480, pictureHeight: 360)
-///     let inside = window.crop(labels)          // 100 x 80 values, row-major
-///     let whole = window.paste(inside, outside: 0)   // 480 x 360 again
+///     window.pictureIndex(x: 0, y: 1)       // 6 * 480 + 10
 struct PixelWindow: Sendable {
     let rect: PixelRect
     let pictureWidth: Int
@@ -24,30 +23,6 @@ struct PixelWindow: Sendable {
     /// The picture index of the pixel at `x`, `y` in the window.
     @inline(__always)
     func pictureIndex(x: Int, y: Int) -> Int { (rect.y + y) * pictureWidth + rect.x + x }
-
-    /// The window's part of `values` (one per picture pixel), row-major.
-    func crop<Value>(_ values: [Value]) -> [Value] {
-        precondition(values.count == pictureWidth * pictureHeight, "one value per picture pixel")
-        var cropped: [Value] = []
-        cropped.reserveCapacity(count)
-        for y in 0..<rect.height {
-            let start = pictureIndex(x: 0, y: y)
-            cropped.append(contentsOf: values[start..<(start + rect.width)])
-        }
-        return cropped
-    }
-
-    /// A picture-sized array holding `values` (the window's, row-major) inside the window
-    /// and `outside` everywhere else.
-    func paste<Value>(_ values: [Value], outside: Value) -> [Value] {
-        precondition(values.count == count, "one value per window pixel")
-        var picture = [Value](repeating: outside, count: pictureWidth * pictureHeight)
-        for y in 0..<rect.height {
-            let start = pictureIndex(x: 0, y: y)
-            picture.replaceSubrange(start..<(start + rect.width), with: values[(y * rect.width)..<((y + 1) * rect.width)])
-        }
-        return picture
-    }
 
     /// Whether `labels` (one per picture pixel) has a 1 on one of the window's sides that is
     /// not also the picture's frame: beside a picture pixel outside the window.

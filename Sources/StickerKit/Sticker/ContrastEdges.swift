@@ -68,47 +68,6 @@ struct ContrastEdges: Sendable {
         forward = ContrastEdges.capacities(squared, beta: beta, weight: weight)
     }
 
-    private init(width: Int, height: Int, forward: [SIMD4<Int32>]) {
-        self.width = width
-        self.height = height
-        self.forward = forward
-    }
-
-    /// The edges between the pixels of `window` (beta stays the whole picture's), and per
-    /// window pixel the summed capacities of its edges to picture pixels outside it: a cut
-    /// with everything outside held as background pays them when the pixel is subject.
-    func restricted(to window: PixelWindow) -> (edges: ContrastEdges, boundary: [Int32]) {
-        precondition(window.pictureWidth == width && window.pictureHeight == height, "a window of this picture")
-        let rect = window.rect
-        var inner = window.crop(forward)
-        var boundary = [Int32](repeating: 0, count: window.count)
-        func inside(_ x: Int, _ y: Int) -> Bool {
-            x >= rect.x && x < rect.x + rect.width && y >= rect.y && y < rect.y + rect.height
-        }
-        func inPicture(_ x: Int, _ y: Int) -> Bool { x >= 0 && x < width && y >= 0 && y < height }
-        // Forward edge d of a pixel goes to (x + dx[d], y + dy[d]): right, down, down-right, down-left.
-        let dx = [1, 0, 1, -1], dy = [0, 1, 1, 1]
-        for wy in 0..<rect.height {
-            // Only the window's own frame has neighbours outside it.
-            let onEdgeRow = wy == 0 || wy == rect.height - 1
-            for wx in stride(from: 0, to: rect.width, by: onEdgeRow ? 1 : max(1, rect.width - 1)) {
-                let x = rect.x + wx, y = rect.y + wy, index = wy * rect.width + wx
-                for d in 0..<4 {
-                    // The pixel's own forward edge, and the one a neighbour behind it has to it.
-                    let (ax, ay) = (x + dx[d], y + dy[d]), (bx, by) = (x - dx[d], y - dy[d])
-                    if inPicture(ax, ay) && !inside(ax, ay) {
-                        boundary[index] += inner[index][d]
-                        inner[index][d] = 0
-                    }
-                    if inPicture(bx, by) && !inside(bx, by) {
-                        boundary[index] += forward[by * width + bx][d]
-                    }
-                }
-            }
-        }
-        return (ContrastEdges(width: rect.width, height: rect.height, forward: inner), boundary)
-    }
-
     /// gamma exp(-beta d^2) / dist, truncated, for each forward squared distance d^2 (0
     /// where there is no neighbour, d^2 < 0): two pixels' four neighbours per step. The
     /// exponent is floored at -87, inside `VectorMath.exp`'s range: an edge far stronger

@@ -185,17 +185,19 @@ package struct SubjectSegmenter: Sendable {
 
     /// The refinement cuts within the search's subject bounds grown by this share of the
     /// long side, everything outside held as background, unless its subject reaches the
-    /// window's side (then it cuts the whole picture again). The models are still fitted
-    /// over the whole picture and the contrast term's beta is the whole picture's, so the
-    /// cut is the whole picture's with the outside fixed; it differs only where the whole
-    /// picture's first round labelled a region far outside subject (dropped at the end, as
-    /// it touches no coarse subject), which taught the second round's subject model its
-    /// colours. Since version 43: the bench's 640x480 photos 6% faster and stickers byte for
-    /// byte the same on all 120 and on its 24 of 12 MP; 3 of the dev set's 16 changed
-    /// (a wildebeest 0.956 -> 0.981 IoU). Validation seeds 1-4 / 5-12 (as shipped and two
-    /// perturbed copies) 0.9205 / 0.9030 -> 0.9207 / 0.9032 mIoU, the dev set 0.914 -> 0.916
-    /// with boundary F 0.899 -> 0.904. Margins of 0.04, 0.0625 and 0.25 were timed: the
-    /// smaller ones no faster, 0.25 a third of the gain.
+    /// window's side; then it cuts the whole picture again, on the same graph, from the
+    /// flow the window's cuts found (since session 67: the dev set's two photos that fall
+    /// back, a lark on bark and a tree in a storm, 14% less segmentation time, masks the
+    /// same). The models are still fitted over the whole picture and the contrast term's
+    /// beta is the whole picture's, so the cut is the whole picture's with the outside
+    /// fixed; it differs only where the whole picture's first round labelled a region far
+    /// outside subject (dropped at the end, as it touches no coarse subject), which taught
+    /// the second round's subject model its colours. Since version 43: the bench's 640x480
+    /// photos 6% faster and stickers byte for byte the same on all 120 and on its 24 of
+    /// 12 MP; 3 of the dev set's 16 changed (a wildebeest 0.956 -> 0.981 IoU). Validation
+    /// seeds 1-4 / 5-12 (as shipped and two perturbed copies) 0.9205 / 0.9030 -> 0.9207 /
+    /// 0.9032 mIoU, the dev set 0.914 -> 0.916 with boundary F 0.899 -> 0.904. Margins of
+    /// 0.04, 0.0625 and 0.25 were timed: the smaller ones no faster, 0.25 a third of the gain.
     var refinementMargin = 0.125
 
     /// Below this short side the coarse level is skipped.
@@ -236,12 +238,14 @@ package struct SubjectSegmenter: Sendable {
         let lab = image.inCIELAB()
         let edges = ContrastEdges(lab, weight: fineSmoothness * SubjectSegmenter.unit)
         let features = SubjectSegmenter.features(of: image, lab: lab), inBand = frameBand(image)
+        // One graph for the window's rounds and the whole picture's after them, so a
+        // fallback starts from the flow the window's cuts found (see `refinementMargin`).
+        let graph = GridMaxFlow(edges)
         func refine(within window: PixelWindow?) throws -> [UInt8] {
-            let cutWindow = window.map { CutWindow($0, of: edges) }
-            return try rounds(features, from: labels, inBand: inBand, graph: GridMaxFlow(cutWindow?.edges ?? edges),
-                              atMost: fineIterations, settlingWithin: fineSettling, trimmingSubject: false,
-                              learningHolesBelow: refinementHoleShare, shadow: refinementShadow,
-                              backgroundWeightedBy: local, within: cutWindow)
+            try rounds(features, from: labels, inBand: inBand, graph: graph,
+                       atMost: fineIterations, settlingWithin: fineSettling, trimmingSubject: false,
+                       learningHolesBelow: refinementHoleShare, shadow: refinementShadow,
+                       backgroundWeightedBy: local, within: window)
         }
         let window = refinementWindow(labels, width: image.width, height: image.height)
         var refined = try refine(within: window)
@@ -376,7 +380,7 @@ package struct SubjectSegmenter: Sendable {
                         atMost iterations: Int, settlingWithin tolerance: Float, trimmingSubject: Bool,
                         learningHolesBelow holeShare: Double, shadow: FeatureMixtureModel.Shadow?,
                         backgroundWeightedBy local: LocalComponentWeights? = nil,
-                        within window: CutWindow? = nil) throws -> [UInt8] {
+                        within window: PixelWindow? = nil) throws -> [UInt8] {
         var labels = labels
         for _ in 0..<iterations {
             try Task.checkCancellation()
@@ -446,16 +450,15 @@ package struct SubjectSegmenter: Sendable {
     func cut(_ features: [SIMD4<Float>], labels: [UInt8], inBand: [Bool], graph: GridMaxFlow,
              trimmingSubject: Bool, learningHolesBelow holeShare: Double = 0,
              shadow: FeatureMixtureModel.Shadow? = nil, backgroundWeightedBy local: LocalComponentWeights? = nil,
-             within window: CutWindow? = nil) -> [UInt8] {
+             within window: PixelWindow? = nil) -> [UInt8] {
         precondition(window == nil || !trimmingSubject, "a trimmed cut sees the whole picture")
         let area = ForegroundMask.area(of: labels)
         guard area > 0, area < labels.count else { return labels }
         let backgroundSamples = SubjectSegmenter.indices(of: labels, count: labels.count - area) { $0 != 1 }
-        let (width, height) = window.map { ($0.pixels.pictureWidth, $0.pixels.pictureHeight) } ?? (graph.width, graph.height)
         // The labels the subject's model learns from: with small holes filled, if asked.
         var (learnt, learntArea) = (labels, area)
         if holeShare > 0 {
-            learnt = ForegroundMask(width: width, height: height, values: labels)
+            learnt = ForegroundMask(width: graph.width, height: graph.height, values: labels)
                 .fillingHoles(smallerThan: holeShare * Double(area)).values
             learntArea = ForegroundMask.area(of: learnt)
         }
@@ -463,7 +466,7 @@ package struct SubjectSegmenter: Sendable {
         let preferences = features.withUnsafeBufferPointer { features in
             let background = FeatureMixtureModel(features: features, samples: backgroundSamples, count: components)
             let backgroundCosts = background.costs(features, allowingShadow: shadow, weightedBy: local,
-                                                   within: window?.pixels)
+                                                   within: window)
             if trimmingSubject {
                 let threshold = OrderStatistic.kthSmallest(backgroundSamples.map { backgroundCosts[Int($0)] },
                                                            Int(Float(backgroundSamples.count) * subjectTrim))
@@ -471,50 +474,40 @@ package struct SubjectSegmenter: Sendable {
                 if atypical.count * 4 >= subjectSamples.count { subjectSamples = atypical }
             }
             let subject = FeatureMixtureModel(features: features, samples: subjectSamples, count: components)
-            let subjectCosts = subject.costs(features, within: window?.pixels)
+            let subjectCosts = subject.costs(features, within: window)
             guard let window else {
                 return features.indices.map { index in
                     SubjectSegmenter.preference(backgroundCosts[index], subjectCosts[index] + (inBand[index] ? framePrior : 0))
                 }
             }
-            let rect = window.pixels.rect
-            var preferences = [Int32](repeating: 0, count: window.pixels.count)
+            let rect = window.rect
+            var preferences = [Int32](repeating: SubjectSegmenter.heldAsBackground, count: features.count)
             for y in 0..<rect.height {
                 for x in 0..<rect.width {
-                    let index = y * rect.width + x, pixel = window.pixels.pictureIndex(x: x, y: y)
-                    preferences[index] = SubjectSegmenter.preference(backgroundCosts[index],
+                    let index = y * rect.width + x, pixel = window.pictureIndex(x: x, y: y)
+                    preferences[pixel] = SubjectSegmenter.preference(backgroundCosts[index],
                                                                      subjectCosts[index] + (inBand[pixel] ? framePrior : 0))
-                        - window.boundary[index]
                 }
             }
             return preferences
         }
         graph.setPreferences(preferences)
         graph.maximumFlow()
-        return window.map { $0.pixels.paste(graph.sourceSide(), outside: 0) } ?? graph.sourceSide()
+        return graph.sourceSide()
     }
+
+    /// The preference of a pixel outside a refinement's window, held as background: far
+    /// beyond a subject pixel's (at most 10^4 log-likelihood units) and its eight edges'.
+    /// Its pixels join the sink's tree as roots that no augmentation saturates, so the
+    /// search works within the window; and when the whole picture is cut after all, their
+    /// real preferences replace it and the flow found in the window is kept.
+    static let heldAsBackground: Int32 = -(1 << 24)
 
     /// A pixel's preference for the subject in the cut's integer units: > 0 prefers it;
     /// only the difference of the two costs matters, kept finite.
     @inline(__always)
     private static func preference(_ backgroundCost: Float, _ subjectCost: Float) -> Int32 {
         Int32(min(max(backgroundCost - subjectCost, -1e4), 1e4) * SubjectSegmenter.unit)
-    }
-
-    /// Where a refinement's cut runs when not over the whole picture: everything outside
-    /// `pixels` is held as background, so each window pixel's `boundary` (its edges to
-    /// pixels outside) is paid when it is subject. The cut is then the whole picture's with
-    /// those pixels fixed.
-    struct CutWindow {
-        let pixels: PixelWindow
-        /// The edges between the window's pixels.
-        let edges: ContrastEdges
-        let boundary: [Int32]
-
-        init(_ pixels: PixelWindow, of edges: ContrastEdges) {
-            self.pixels = pixels
-            (self.edges, boundary) = edges.restricted(to: pixels)
-        }
     }
 
     /// The search's subject bounds (in `labels`) grown by `refinementMargin` of the long
