@@ -57,7 +57,13 @@ final class GridMaxFlow {
     private let active: UnsafeMutablePointer<Int32>
     private var activeHead = 0
     private var activeCount = 0
-    private var orphans: [Int32] = []
+    // Orphans waiting for a parent, first in first out: a ring of `nodeCount` slots too, as
+    // a node waits at most once at a time (its parent is `orphan` meanwhile). Not an
+    // array: appending to a class's array property is checked for exclusive access at
+    // run time, 5% of a textured photo's segmentation.
+    private let orphans: UnsafeMutablePointer<Int32>
+    private var orphanHead = 0
+    private var orphanCount = 0
     private var time: Int32 = 0
     /// The preferences the terminal residuals were last set from, per pixel (row-major).
     private var preferences: [Int32]
@@ -86,6 +92,7 @@ final class GridMaxFlow {
         isActive = .allocate(capacity: nodeCount)
         isActive.initialize(repeating: false, count: nodeCount)
         active = .allocate(capacity: nodeCount)
+        orphans = .allocate(capacity: nodeCount)
         preferences = [Int32](repeating: 0, count: width * height)
         forward.withUnsafeBufferPointer(writeArcs)
     }
@@ -96,7 +103,7 @@ final class GridMaxFlow {
     }
 
     deinit {
-        for pointer in [arcResidual, parent, terminalResidual, timestamp, distance, active] {
+        for pointer in [arcResidual, parent, terminalResidual, timestamp, distance, active, orphans] {
             pointer.deallocate()
         }
         offsets.deallocate()
@@ -346,17 +353,18 @@ final class GridMaxFlow {
 
     private func makeOrphan(_ node: Int) {
         parent[node] = GridMaxFlow.orphan
-        orphans.append(Int32(node))
+        let slot = orphanHead + orphanCount
+        orphans[slot < nodeCount ? slot : slot - nodeCount] = Int32(node)
+        orphanCount += 1
     }
 
     private func adoptOrphans() {
-        var index = 0
-        while index < orphans.count {
-            let node = Int(orphans[index])
-            index += 1
+        while orphanCount > 0 {
+            let node = Int(orphans[orphanHead])
+            orphanHead = orphanHead + 1 < nodeCount ? orphanHead + 1 : 0
+            orphanCount -= 1
             adopt(node)
         }
-        orphans.removeAll(keepingCapacity: true)
     }
 
     /// Finds `node` a new parent in its own tree whose path to the terminal is valid and
