@@ -4,17 +4,23 @@ import Glibc
 
 /// Turns SIGINT, SIGTERM and SIGHUP (a closed terminal, a dropped ssh session) into
 /// cancellation of a task (structured, cooperative), and keeps SIGPIPE and SIGXFSZ from
-/// killing the process (a closed pipe or a file-size limit becomes an error on the write
-/// instead). A signal the process started with ignored stays ignored, as Unix tools
-/// leave it: `nohup stickerize ...` must outlive its terminal, and a background job of a
-/// script ignores the terminal's Ctrl-C.
+/// killing the process (`ignoreWriteSignals`). A signal the process started with ignored
+/// stays ignored, as Unix tools leave it: `nohup stickerize ...` must outlive its
+/// terminal, and a background job of a script ignores the terminal's Ctrl-C.
 final class InterruptSignals {
     private let sources: [any DispatchSourceSignal]
     private let queue = DispatchQueue(label: "stickerize.signals")
 
-    init(onInterrupt: @escaping @Sendable () -> Void) {
+    /// Keeps SIGPIPE and SIGXFSZ from killing the process: a closed pipe or a file-size
+    /// limit becomes an error on the write instead. Called before anything is written
+    /// (the help, a listing's first line, which the batch's task may write before the
+    /// interrupt handlers are in place).
+    static func ignoreWriteSignals() {
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
+    }
+
+    init(onInterrupt: @escaping @Sendable () -> Void) {
         var sources: [any DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM, SIGHUP] {
             let inherited = signal(number, SIG_IGN)

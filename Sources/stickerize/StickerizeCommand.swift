@@ -14,6 +14,7 @@ enum StickerizeCommand {
     }
 
     static func run(_ arguments: [String], environment: [String: String]) async -> ExitCode {
+        InterruptSignals.ignoreWriteSignals()
         let options: CommandLineOptions
         do {
             options = try ArgumentParser.parse(arguments)

@@ -59,6 +59,15 @@ import TestSupport
         #expect(try TestFiles.stickers(in: out).count == 3)
     }
 
+    /// The help and the version are written before the batch starts: a reader gone by then
+    /// stops them with 141 too, not SIGPIPE (which the runner would report as 13).
+    @Test(arguments: ["--help", "--version"])
+    func aReaderThatWentAwayStopsTheHelpQuietly(flag: String) throws {
+        let shown = try runner.run([flag], standardOutput: try pipeWithoutReader())
+        #expect(shown.status == 141)
+        #expect(shown.standardError.isEmpty, "\(shown.standardError)")
+    }
+
     @Test(arguments: [("plain/naïve café.jpg", "plain/naïve café.jpg"), ("a\tb\nc\rd", "a\\tb\\nc\\rd"),
                       ("\u{0}\u{1B}\u{7F}", "\\x00\\x1B\\x7F"), ("csi\u{9B}2J", "csi\\xC2\\x9B2J"),
                       ("already \\x41 \\n", "already \\x41 \\n")])
