@@ -342,19 +342,27 @@ import TestSupport
         #expect(whole.contains(1))
     }
 
-    /// On a compact subject the refinement cuts within a window around it (at 480x360 the
-    /// disc and bar span about 110x165 pixels, the window with its margins two fifths of
-    /// the picture): the same mask, to the pixel, as cutting the whole picture.
-    @Test func refiningWithinAWindowGivesTheWholePicturesMask() throws {
+    /// A red disc with a thin bar below it on a green texture, at the working and the
+    /// refinement size, with the mask of a refinement that cuts the whole picture (a margin
+    /// of 1: the window would hold the whole picture, so none is used).
+    private func discAndBar() throws -> (working: WorkingImage, refinement: WorkingImage, whole: ForegroundMask) {
         let scene = Scene(width: 960, height: 720, background: .texture([120, 150, 110], amplitude: 25),
                           shapes: [(.disc(x: 420, y: 300, radius: 110), [200, 60, 50]),
                                    (.bar(x0: 420, y0: 400, x1: 420, y1: 520, thickness: 5), [200, 60, 50])])
         let (photo, _) = scene.render()
         let working = WorkingImage(photo, longSide: 400), refinement = WorkingImage(photo, longSide: 480)
         var whole = SubjectSegmenter()
-        whole.refinementMargin = 1   // the window would hold the whole picture: none is used
+        whole.refinementMargin = 1
+        return (working, refinement, try whole.segment(working, refinedAt: refinement).mask)
+    }
+
+    /// On a compact subject the refinement cuts within a window around it (at 480x360 the
+    /// disc and bar span about 110x165 pixels, the window with its margins two fifths of
+    /// the picture): the same mask, to the pixel, as cutting the whole picture.
+    @Test func refiningWithinAWindowGivesTheWholePicturesMask() throws {
+        let (working, refinement, whole) = try discAndBar()
         let windowed = try SubjectSegmenter().segment(working, refinedAt: refinement).mask
-        #expect(windowed.values == (try whole.segment(working, refinedAt: refinement)).mask.values)
+        #expect(windowed.values == whole.values)
         #expect(ForegroundMask.area(of: windowed.values) > 9_000)
     }
 
@@ -363,16 +371,11 @@ import TestSupport
     /// again, from the flow found in the window: the same mask, to the pixel, as cutting
     /// the whole picture from the start.
     @Test func refiningPastItsWindowGivesTheWholePicturesMask() throws {
-        let scene = Scene(width: 960, height: 720, background: .texture([120, 150, 110], amplitude: 25),
-                          shapes: [(.disc(x: 420, y: 300, radius: 110), [200, 60, 50]),
-                                   (.bar(x0: 420, y0: 400, x1: 420, y1: 520, thickness: 5), [200, 60, 50])])
-        let (photo, _) = scene.render()
-        let working = WorkingImage(photo, longSide: 400), refinement = WorkingImage(photo, longSide: 480)
-        var tight = SubjectSegmenter(), whole = SubjectSegmenter()
+        let (working, refinement, whole) = try discAndBar()
+        var tight = SubjectSegmenter()
         tight.refinementMargin = 0
-        whole.refinementMargin = 1
         let refined = try tight.segment(working, refinedAt: refinement).mask
-        #expect(refined.values == (try whole.segment(working, refinedAt: refinement)).mask.values)
+        #expect(refined.values == whole.values)
         #expect(ForegroundMask.area(of: refined.values) > 9_000)
     }
 
