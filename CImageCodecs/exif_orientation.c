@@ -3,6 +3,9 @@
 #include "exif_orientation.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static uint32_t exif_read(const uint8_t *p, int little_endian, int bytes) {
     uint32_t value = 0;
@@ -47,4 +50,70 @@ cic_orientation_steps cic_orientation_steps_for(uint32_t orientation, uint32_t w
     case 8: return (cic_orientation_steps){(w - 1) * h, -h, 1};
     default: return (cic_orientation_steps){0, 1, w};
     }
+}
+
+void cic_place_oriented_rows(uint32_t orientation, const uint8_t *rows, size_t stride, size_t column,
+                             uint32_t width, uint32_t height, uint32_t first, uint32_t count, uint8_t *rgba) {
+    ptrdiff_t w = width;
+    cic_orientation_steps steps = cic_orientation_steps_for(orientation, width, height);
+    // Pixel i of the row of the batch that starts `row` rows in, and pixel index j of the result.
+#define CIC_SOURCE(row, i) (rows + ((size_t)(row) * stride + column + (size_t)(i)) * 4)
+#define CIC_TARGET(j) (rgba + (j) * 4)
+    if (steps.step_x == 1 || steps.step_x == -1) {
+        // Rows stay rows (upright, mirrored or turned half way): each is one run of the
+        // result, forwards or backwards.
+        for (uint32_t r = 0; r < count; r++) {
+            ptrdiff_t start = steps.origin + (ptrdiff_t)(first + r) * steps.step_y;
+            if (steps.step_x == 1) {
+                memcpy(CIC_TARGET(start), CIC_SOURCE(r, 0), (size_t)w * 4);
+            } else {
+                for (ptrdiff_t x = 0; x < w; x++) memcpy(CIC_TARGET(start - x), CIC_SOURCE(r, x), 4);
+            }
+        }
+        return;
+    }
+    // Rows become columns (a quarter turn, or a transpose): 4 x 4 blocks of pixels are
+    // transposed in registers, so each of the block's four rows reads 16 bytes of a decoded
+    // row and writes 16 bytes of the result's, where a pixel at a time touched a line of
+    // the result per pixel (a turned 12 MP JPEG decoded in 72 ms instead of 57 upright).
+    // Step_y is 1 or -1: a column's pixels from consecutive rows are adjacent in the result.
+    uint32_t r = 0;
+#if defined(__SSE2__)
+    for (; r + 4 <= count; r += 4) {
+        ptrdiff_t x = 0;
+        for (; x + 4 <= w; x += 4) {
+            __m128i a = _mm_loadu_si128((const __m128i *)CIC_SOURCE(r, x));
+            __m128i b = _mm_loadu_si128((const __m128i *)CIC_SOURCE(r + 1, x));
+            __m128i c = _mm_loadu_si128((const __m128i *)CIC_SOURCE(r + 2, x));
+            __m128i d = _mm_loadu_si128((const __m128i *)CIC_SOURCE(r + 3, x));
+            __m128i ab0 = _mm_unpacklo_epi32(a, b), ab1 = _mm_unpackhi_epi32(a, b);
+            __m128i cd0 = _mm_unpacklo_epi32(c, d), cd1 = _mm_unpackhi_epi32(c, d);
+            // Column x + i: its pixels of rows r...r + 3, in order.
+            __m128i columns[4] = {_mm_unpacklo_epi64(ab0, cd0), _mm_unpackhi_epi64(ab0, cd0),
+                                  _mm_unpacklo_epi64(ab1, cd1), _mm_unpackhi_epi64(ab1, cd1)};
+            for (int i = 0; i < 4; i++) {
+                ptrdiff_t j = steps.origin + (x + i) * steps.step_x + (ptrdiff_t)(first + r) * steps.step_y;
+                if (steps.step_y == 1) {
+                    _mm_storeu_si128((__m128i *)CIC_TARGET(j), columns[i]);
+                } else {
+                    _mm_storeu_si128((__m128i *)CIC_TARGET(j - 3), _mm_shuffle_epi32(columns[i], _MM_SHUFFLE(0, 1, 2, 3)));
+                }
+            }
+        }
+        for (; x < w; x++) {
+            for (uint32_t k = 0; k < 4; k++) {
+                ptrdiff_t j = steps.origin + x * steps.step_x + (ptrdiff_t)(first + r + k) * steps.step_y;
+                memcpy(CIC_TARGET(j), CIC_SOURCE(r + k, x), 4);
+            }
+        }
+    }
+#endif
+    for (; r < count; r++) {
+        for (ptrdiff_t x = 0; x < w; x++) {
+            ptrdiff_t j = steps.origin + x * steps.step_x + (ptrdiff_t)(first + r) * steps.step_y;
+            memcpy(CIC_TARGET(j), CIC_SOURCE(r, x), 4);
+        }
+    }
+#undef CIC_SOURCE
+#undef CIC_TARGET
 }

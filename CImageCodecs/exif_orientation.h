@@ -23,4 +23,10 @@ typedef struct {
 /// The steps of orientation 1-8 (1 for any other value), for a stored `width` x `height`.
 cic_orientation_steps cic_orientation_steps_for(uint32_t orientation, uint32_t width, uint32_t height);
 
+/// Moves `count` rows of RGBA pixels (`stride` pixels apart, each starting `column` pixels
+/// in), which are rows `first`... of a stored `width` x `height` image, to their upright
+/// place in `rgba` under `orientation`.
+void cic_place_oriented_rows(uint32_t orientation, const uint8_t *rows, size_t stride, size_t column,
+                             uint32_t width, uint32_t height, uint32_t first, uint32_t count, uint8_t *rgba);
+
 #endif

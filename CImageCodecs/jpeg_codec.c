@@ -216,14 +216,13 @@ static void stored_rect(uint32_t orientation, uint32_t width, uint32_t height,
 /// image to their upright place in `rgba`, per EXIF.
 static void store_rows(struct cic_jpeg_decoder *decoder, const JSAMPLE *rows, size_t stride, size_t column,
                        uint32_t width, uint32_t height, uint32_t first, uint32_t count, uint8_t *rgba) {
-    ptrdiff_t w = width;
-    cic_orientation_steps steps = cic_orientation_steps_for(decoder->orientation, width, height);
-    int cmyk = decoder->cinfo.out_color_space == JCS_CMYK && decoder->cmyk_profile == NULL;
-    for (ptrdiff_t x = 0; x < w; x++) {
-        for (uint32_t r = 0; r < count; r++) {
-            const JSAMPLE *s = rows + ((size_t)r * stride + column + (size_t)x) * 4;
-            uint8_t *d = rgba + (steps.origin + x * steps.step_x + (ptrdiff_t)(first + r) * steps.step_y) * 4;
-            if (cmyk) {
+    if (decoder->cinfo.out_color_space == JCS_CMYK && decoder->cmyk_profile == NULL) {
+        ptrdiff_t w = width;
+        cic_orientation_steps steps = cic_orientation_steps_for(decoder->orientation, width, height);
+        for (ptrdiff_t x = 0; x < w; x++) {
+            for (uint32_t r = 0; r < count; r++) {
+                const JSAMPLE *s = rows + ((size_t)r * stride + column + (size_t)x) * 4;
+                uint8_t *d = rgba + (steps.origin + x * steps.step_x + (ptrdiff_t)(first + r) * steps.step_y) * 4;
                 unsigned c = s[0], m = s[1], ye = s[2], k = s[3];
                 if (!decoder->cmyk_inverted) {
                     c = 255 - c; m = 255 - m; ye = 255 - ye; k = 255 - k;
@@ -232,11 +231,11 @@ static void store_rows(struct cic_jpeg_decoder *decoder, const JSAMPLE *rows, si
                 d[1] = (uint8_t)((m * k + 127) / 255);
                 d[2] = (uint8_t)((ye * k + 127) / 255);
                 d[3] = 255;
-            } else {
-                memcpy(d, s, 4);
             }
         }
+        return;
     }
+    cic_place_oriented_rows(decoder->orientation, rows, stride, column, width, height, first, count, rgba);
 }
 
 cic_status cic_jpeg_set_region(cic_jpeg_decoder *decoder, uint32_t x, uint32_t y, uint32_t width, uint32_t height,

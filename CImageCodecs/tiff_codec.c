@@ -284,13 +284,7 @@ cic_status cic_tiff_read(cic_tiff_decoder *decoder, uint8_t *rgba, char *message
     }
     if (decoder->premultiplied) unpremultiply(stored, count);
     if (stored != rgba) {
-        cic_orientation_steps steps = cic_orientation_steps_for(decoder->orientation, width, height);
-        for (ptrdiff_t y = 0; y < (ptrdiff_t)height; y++) {
-            for (ptrdiff_t x = 0; x < (ptrdiff_t)width; x++) {
-                memcpy(rgba + (steps.origin + x * steps.step_x + y * steps.step_y) * 4,
-                       stored + ((size_t)y * width + (size_t)x) * 4, 4);
-            }
-        }
+        cic_place_oriented_rows(decoder->orientation, stored, width, 0, width, height, 0, height, rgba);
         free(stored);
     }
     if (decoder->cmyk_profile != NULL) {
