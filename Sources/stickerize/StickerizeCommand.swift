@@ -31,8 +31,9 @@ enum StickerizeCommand {
                 return StandardOutput.exitCode(for: error)
             }
         }
+        let signals = InterruptSignals()
         let work = Task { await runBatch(options, environment: environment) }
-        let signals = InterruptSignals { work.cancel() }
+        signals.onInterrupt { work.cancel() }
         let code = await work.value
         withExtendedLifetime(signals) {}
         return code
