@@ -1,6 +1,7 @@
 // Internal to CImageCodecs (not exported): the EXIF orientation parser, in its own file
-// so that the fuzzer can call it on exact-size buffers, and where each orientation puts a
-// stored pixel (JPEG's EXIF and TIFF's own Orientation tag mean the same eight values).
+// so that the fuzzer can call it on exact-size buffers, where each orientation puts a
+// stored pixel, and the mover that puts decoded rows there (JPEG's EXIF and TIFF's own
+// Orientation tag mean the same eight values).
 #ifndef CIC_EXIF_ORIENTATION_H
 #define CIC_EXIF_ORIENTATION_H
 
