@@ -57,18 +57,18 @@ void cic_place_oriented_rows(uint32_t orientation, const uint8_t *rows, size_t s
                              uint32_t width, uint32_t height, uint32_t first, uint32_t count, uint8_t *rgba) {
     ptrdiff_t w = width;
     cic_orientation_steps steps = cic_orientation_steps_for(orientation, width, height);
-    // Pixel i of the row of the batch that starts `row` rows in, and pixel index j of the result.
+    // Pixel i of the batch's row `row`, and where stored pixel (i, first + row) goes.
 #define CIC_SOURCE(row, i) (rows + ((size_t)(row) * stride + column + (size_t)(i)) * 4)
-#define CIC_TARGET(j) (rgba + (j) * 4)
+#define CIC_TARGET(row, i) (rgba + (steps.origin + (ptrdiff_t)(i) * steps.step_x \
+                                    + (ptrdiff_t)(first + (row)) * steps.step_y) * 4)
     if (steps.step_x == 1 || steps.step_x == -1) {
         // Rows stay rows (upright, mirrored or turned half way): each is one run of the
         // result, forwards or backwards.
         for (uint32_t r = 0; r < count; r++) {
-            ptrdiff_t start = steps.origin + (ptrdiff_t)(first + r) * steps.step_y;
             if (steps.step_x == 1) {
-                memcpy(CIC_TARGET(start), CIC_SOURCE(r, 0), (size_t)w * 4);
+                memcpy(CIC_TARGET(r, 0), CIC_SOURCE(r, 0), (size_t)w * 4);
             } else {
-                for (ptrdiff_t x = 0; x < w; x++) memcpy(CIC_TARGET(start - x), CIC_SOURCE(r, x), 4);
+                for (ptrdiff_t x = 0; x < w; x++) memcpy(CIC_TARGET(r, x), CIC_SOURCE(r, x), 4);
             }
         }
         return;
@@ -94,27 +94,20 @@ void cic_place_oriented_rows(uint32_t orientation, const uint8_t *rows, size_t s
             __m128i columns[4] = {_mm_unpacklo_epi64(ab0, cd0), _mm_unpackhi_epi64(ab0, cd0),
                                   _mm_unpacklo_epi64(ab1, cd1), _mm_unpackhi_epi64(ab1, cd1)};
             for (int i = 0; i < 4; i++) {
-                ptrdiff_t j = steps.origin + (x + i) * steps.step_x + (ptrdiff_t)(first + r) * steps.step_y;
                 if (steps.step_y == 1) {
-                    _mm_storeu_si128((__m128i *)CIC_TARGET(j), columns[i]);
+                    _mm_storeu_si128((__m128i *)CIC_TARGET(r, x + i), columns[i]);
                 } else {
-                    _mm_storeu_si128((__m128i *)CIC_TARGET(j - 3), _mm_shuffle_epi32(columns[i], _MM_SHUFFLE(0, 1, 2, 3)));
+                    _mm_storeu_si128((__m128i *)CIC_TARGET(r + 3, x + i), _mm_shuffle_epi32(columns[i], _MM_SHUFFLE(0, 1, 2, 3)));
                 }
             }
         }
         for (; x < w; x++) {
-            for (uint32_t k = 0; k < 4; k++) {
-                ptrdiff_t j = steps.origin + x * steps.step_x + (ptrdiff_t)(first + r + k) * steps.step_y;
-                memcpy(CIC_TARGET(j), CIC_SOURCE(r + k, x), 4);
-            }
+            for (uint32_t k = 0; k < 4; k++) memcpy(CIC_TARGET(r + k, x), CIC_SOURCE(r + k, x), 4);
         }
     }
 #endif
     for (; r < count; r++) {
-        for (ptrdiff_t x = 0; x < w; x++) {
-            ptrdiff_t j = steps.origin + x * steps.step_x + (ptrdiff_t)(first + r) * steps.step_y;
-            memcpy(CIC_TARGET(j), CIC_SOURCE(r, x), 4);
-        }
+        for (ptrdiff_t x = 0; x < w; x++) memcpy(CIC_TARGET(r, x), CIC_SOURCE(r, x), 4);
     }
 #undef CIC_SOURCE
 #undef CIC_TARGET
