@@ -7,13 +7,16 @@ import StickerKit
 @main
 enum StickerizeCommand {
     static func main() async {
+        // First: from here on no interrupt is lost (see `InterruptSignals`).
+        let signals = InterruptSignals()
         AllocatorTuning.apply()
         _ = csef_drop_library_traces()
-        let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+        let code = await run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
+                             signals: signals)
         exit(code.rawValue)
     }
 
-    static func run(_ arguments: [String], environment: [String: String]) async -> ExitCode {
+    static func run(_ arguments: [String], environment: [String: String], signals: InterruptSignals) async -> ExitCode {
         InterruptSignals.ignoreWriteSignals()
         let options: CommandLineOptions
         do {
@@ -31,12 +34,9 @@ enum StickerizeCommand {
                 return StandardOutput.exitCode(for: error)
             }
         }
-        let signals = InterruptSignals()
         let work = Task { await runBatch(options, environment: environment) }
         signals.onInterrupt { work.cancel() }
-        let code = await work.value
-        withExtendedLifetime(signals) {}
-        return code
+        return await work.value
     }
 
     private static func runBatch(_ options: CommandLineOptions, environment: [String: String]) async -> ExitCode {

@@ -5,11 +5,12 @@ import Glibc
 /// arrive, so `find ... | stickerize -` starts on the first path before `find` ends.
 /// Paths stay bytes (`RawPath`): a name need not be UTF-8.
 ///
-/// The blocking reads run on a thread of their own, never on the cooperative pool.
+/// The blocking reads run on a thread of their own (`SystemThread`), never on the
+/// cooperative pool.
 public enum PathListReader {
     public static func paths(fileDescriptor: Int32, nulSeparated: Bool) -> PathList {
         let (list, writer) = PathList.make()
-        startThread {
+        SystemThread.start("reads the path list") {
             let separator: UInt8 = nulSeparated ? 0 : UInt8(ascii: "\n")
             var pending: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 65536)
@@ -34,21 +35,5 @@ public enum PathListReader {
             writer.finish()
         }
         return list
-    }
-
-    /// Runs `body` on a new, detached thread.
-    private static func startThread(_ body: @escaping @Sendable () -> Void) {
-        final class Body: Sendable {
-            let run: @Sendable () -> Void
-            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-        }
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { context in
-            Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-            return nil
-        }, context)
-        precondition(result == 0, "cannot start the thread that reads the path list: \(String(cString: strerror(result)))")
-        pthread_detach(thread)
     }
 }
