@@ -4,7 +4,8 @@ import StickerKit
 
 /// `--list`: what a run would process, and which inputs are cache hits, without writing
 /// anything. One line per input on standard output (`new`, `cached` or `failed`, the
-/// input, its output), or a JSON object per input with `--json`; a summary on stderr.
+/// input, its output), or a JSON object per input with `--json`; a summary on stderr,
+/// which says so when an interrupt ended the listing early, as a run's does.
 /// The lines are the product, so when standard output stops taking them the listing
 /// stops (`StandardOutput.exitCode(for:)`).
 enum DryRun {
@@ -28,12 +29,12 @@ enum DryRun {
         } catch {
             return StandardOutput.exitCode(for: error)
         }
-        let total = counts.values.reduce(0, +), failed = counts[.failed] ?? 0
+        let total = counts.values.reduce(0, +), failed = counts[.failed] ?? 0, interrupted = Task.isCancelled
         if !options.quiet {
             StandardError.line("\(photoCount(total)): \(counts[.new] ?? 0) new, \(counts[.cached] ?? 0) cached, "
-                               + "\(failed) unreadable (dry run: nothing written)")
+                               + "\(failed) unreadable (dry run: nothing written)" + (interrupted ? " (interrupted)" : ""))
         }
-        if Task.isCancelled { return .interrupted }
+        if interrupted { return .interrupted }
         return failed > 0 ? .someInputsFailed : .success
     }
 }

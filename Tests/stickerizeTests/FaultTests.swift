@@ -104,23 +104,10 @@ import TestSupport
         var outcomes: [String: Int] = [:]
         for trial in 0..<40 {
             let out = TestFiles.temporaryFolder("fault-start")
-            let process = Process(), input = Pipe()
-            process.executableURL = runner.executable
-            process.arguments = ["-", "--out", out.path, "--no-cache", "-j", "2", "-q"]
-            process.standardInput = input
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            input.fileHandleForWriting.write(Data((photo + "\n").utf8))
+            let (process, input) = try startReadingHeldPaths([photo], ["--out", out.path, "--no-cache", "-j", "2", "-q"])
             CommandRunner.pause(milliseconds: Int.random(in: 0...15, using: &generator))
             kill(process.processIdentifier, SIGTERM)
-            var waited = 0
-            while process.isRunning && waited < 5000 {
-                CommandRunner.pause(milliseconds: 10)
-                waited += 10
-            }
-            let lost = process.isRunning
-            try input.fileHandleForWriting.close()
-            process.waitUntilExit()
+            let lost = try waitThenRelease(process, input: input)
             let killed = process.terminationReason == .uncaughtSignal
             outcomes["\(lost ? "lost, then " : "")\(killed ? "killed" : "exit") \(process.terminationStatus)", default: 0] += 1
             #expect(!lost, "trial \(trial): the run went on after SIGTERM")
@@ -131,6 +118,65 @@ import TestSupport
             }
         }
         print("interrupts at startup: \(outcomes)")
+    }
+
+    /// An interrupted run says so at the end of its summary, and so does an interrupted
+    /// `--list`: each reads a path list that stays open, is struck once its one photo is
+    /// done (the sticker written, the line listed) and exits 130.
+    @Test(arguments: [false, true])
+    func anInterruptedRunSaysSoInItsSummary(listing: Bool) throws {
+        let photo = CommandLineTests.photos(1).appendingPathComponent("p000.jpg").path
+        let out = TestFiles.temporaryFolder("fault-summary")
+        let output = Pipe(), error = Pipe()
+        let (process, input) = try startReadingHeldPaths([photo], ["--out", out.path, "--no-cache"] + (listing ? ["--list"] : []),
+                                                         standardOutput: output, standardError: error)
+        if listing {
+            var listed = Data()
+            while !listed.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                listed.append(chunk)
+            }
+            #expect(String(decoding: listed, as: UTF8.self).hasPrefix("new "))
+        } else {
+            TestFiles.waitForFirstSticker(in: out, polls: 3000)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        let lost = try waitThenRelease(process, input: input)
+        let summary = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!lost)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        #expect(summary.hasSuffix(" (interrupted)\n"), "\(summary)")
+    }
+
+    /// Starts the command on `-` with `paths` written to its standard input, which stays
+    /// open (returned) so that the run cannot end on its own.
+    private func startReadingHeldPaths(_ paths: [String], _ arguments: [String], standardOutput: Pipe? = nil,
+                                       standardError: Pipe? = nil) throws -> (Process, Pipe) {
+        let process = Process(), input = Pipe()
+        process.executableURL = runner.executable
+        process.arguments = ["-"] + arguments
+        process.standardInput = input
+        if let standardOutput { process.standardOutput = standardOutput }
+        process.standardError = standardError ?? FileHandle.nullDevice
+        try process.run()
+        input.fileHandleForWriting.write(Data(paths.map { $0 + "\n" }.joined().utf8))
+        return (process, input)
+    }
+
+    /// Waits up to five seconds for `process` to end, then closes its held input, so that a
+    /// run a signal missed completes instead of waiting forever, and waits for it. Returns
+    /// whether it was still running after those five seconds.
+    private func waitThenRelease(_ process: Process, input: Pipe) throws -> Bool {
+        var waited = 0
+        while process.isRunning && waited < 5000 {
+            CommandRunner.pause(milliseconds: 10)
+            waited += 10
+        }
+        let stillRunning = process.isRunning
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        return stillRunning
     }
 
     /// Started with SIGHUP ignored (`nohup`), a run outlives its terminal's hangup.
