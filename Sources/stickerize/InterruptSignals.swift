@@ -62,7 +62,11 @@ final class InterruptSignals: Sendable {
             var number: UInt8 = 0
             while true {
                 let count = read(caught, &number, 1)
-                if count == 1 { interruption.interrupt() } else if count < 0 && errno == EINTR { continue } else { break }
+                if count == 1 {
+                    interruption.interrupt()
+                } else if count == 0 || errno != EINTR {
+                    break
+                }
             }
         }
     }

@@ -39,6 +39,17 @@ public struct CommandRunner: Sendable {
     /// reads), and the pipe then stays empty.
     public func start(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:],
                       directory: URL? = nil, standardOutput: FileHandle? = nil) throws -> (Process, Pipe, Pipe) {
+        let (process, output, error, held) = try startHoldingInput(arguments, input: input ?? Data(), environment: environment,
+                                                                   directory: directory, standardOutput: standardOutput)
+        try held.close()
+        return (process, output, error)
+    }
+
+    /// Starts the command as `start` does, but leaves its standard input open after `input`
+    /// (returned, for the caller to close): a run reading paths from `-` cannot end on its own.
+    public func startHoldingInput(_ arguments: [String], input: Data, environment: [String: String] = [:],
+                                  directory: URL? = nil,
+                                  standardOutput: FileHandle? = nil) throws -> (Process, Pipe, Pipe, FileHandle) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -54,9 +65,8 @@ public struct CommandRunner: Sendable {
         process.standardInput = inputPipe
         try process.run()
         if standardOutput != nil { try output.fileHandleForWriting.close() }
-        if let input { inputPipe.fileHandleForWriting.write(input) }
-        try inputPipe.fileHandleForWriting.close()
-        return (process, output, error)
+        if !input.isEmpty { inputPipe.fileHandleForWriting.write(input) }
+        return (process, output, error, inputPipe.fileHandleForWriting)
     }
 
     /// Runs to the end.

@@ -104,7 +104,8 @@ import TestSupport
         var outcomes: [String: Int] = [:]
         for trial in 0..<40 {
             let out = TestFiles.temporaryFolder("fault-start")
-            let (process, input) = try startReadingHeldPaths([photo], ["--out", out.path, "--no-cache", "-j", "2", "-q"])
+            let (process, _, _, input) = try runner.startHoldingInput(["-", "--out", out.path, "--no-cache", "-j", "2", "-q"],
+                                                                      input: Data((photo + "\n").utf8))
             CommandRunner.pause(milliseconds: Int.random(in: 0...15, using: &generator))
             kill(process.processIdentifier, SIGTERM)
             let lost = try waitThenRelease(process, input: input)
@@ -127,9 +128,8 @@ import TestSupport
     func anInterruptedRunSaysSoInItsSummary(listing: Bool) throws {
         let photo = CommandLineTests.photos(1).appendingPathComponent("p000.jpg").path
         let out = TestFiles.temporaryFolder("fault-summary")
-        let output = Pipe(), error = Pipe()
-        let (process, input) = try startReadingHeldPaths([photo], ["--out", out.path, "--no-cache"] + (listing ? ["--list"] : []),
-                                                         standardOutput: output, standardError: error)
+        let (process, output, error, input) = try runner.startHoldingInput(
+            ["-", "--out", out.path, "--no-cache"] + (listing ? ["--list"] : []), input: Data((photo + "\n").utf8))
         if listing {
             var listed = Data()
             while !listed.contains(UInt8(ascii: "\n")) {
@@ -149,32 +149,17 @@ import TestSupport
         #expect(summary.hasSuffix(" (interrupted)\n"), "\(summary)")
     }
 
-    /// Starts the command on `-` with `paths` written to its standard input, which stays
-    /// open (returned) so that the run cannot end on its own.
-    private func startReadingHeldPaths(_ paths: [String], _ arguments: [String], standardOutput: Pipe? = nil,
-                                       standardError: Pipe? = nil) throws -> (Process, Pipe) {
-        let process = Process(), input = Pipe()
-        process.executableURL = runner.executable
-        process.arguments = ["-"] + arguments
-        process.standardInput = input
-        if let standardOutput { process.standardOutput = standardOutput }
-        process.standardError = standardError ?? FileHandle.nullDevice
-        try process.run()
-        input.fileHandleForWriting.write(Data(paths.map { $0 + "\n" }.joined().utf8))
-        return (process, input)
-    }
-
     /// Waits up to five seconds for `process` to end, then closes its held input, so that a
     /// run a signal missed completes instead of waiting forever, and waits for it. Returns
     /// whether it was still running after those five seconds.
-    private func waitThenRelease(_ process: Process, input: Pipe) throws -> Bool {
+    private func waitThenRelease(_ process: Process, input: FileHandle) throws -> Bool {
         var waited = 0
         while process.isRunning && waited < 5000 {
             CommandRunner.pause(milliseconds: 10)
             waited += 10
         }
         let stillRunning = process.isRunning
-        try input.fileHandleForWriting.close()
+        try input.close()
         process.waitUntilExit()
         return stillRunning
     }
