@@ -96,16 +96,35 @@ import TestSupport
     /// Every candidate of a photo comes with its features and its IoU with the truth, and
     /// the search's rounds find the disc.
     @Test func rankingSamplesScoreEveryCandidateAgainstTheTruth() throws {
-        let rendered = Scene(width: 400, height: 300, background: .texture([120, 140, 90], amplitude: 25),
-                             shapes: [(.disc(x: 200, y: 150, radius: 70), [200, 60, 50])]).render()
-        var truth = RGBAImage(width: 400, height: 300, pixels: [UInt8](repeating: 255, count: 400 * 300 * 4))
-        for (index, alpha) in rendered.mask.enumerated() {
-            for channel in 0..<3 { truth.pixels[index * 4 + channel] = UInt8((alpha * 255).rounded()) }
-        }
-        let samples = try SubjectSegmenter.rankingSamples(rendered.image, workingSize: 400, truth: truth)
+        let samples = try rankingSamples(Scene(width: 400, height: 300, background: .texture([120, 140, 90], amplitude: 25),
+                                               shapes: [(.disc(x: 200, y: 150, radius: 70), [200, 60, 50])]))
         #expect(samples.map(\.start).contains("frame") && samples.last?.start == "guess")
         #expect(samples.allSatisfy { $0.features.count == SegmentationRanker.featureNames.count })
         #expect(samples.allSatisfy { (0...1).contains($0.iou) })
         #expect((samples.map(\.iou).max() ?? 0) > 0.95)
+    }
+
+    /// When only the prior's guess finds a subject (a disc cut by the frame, in noise that
+    /// gives the frame's model its colours: SubjectSegmenterTests'
+    /// `aCertainGuessStartsTheSubjectTheColoursMissed`), the rounds from the guess are
+    /// ranked against the guess itself, as every other search's results are.
+    @Test func aSubjectOnlyTheGuessFindsIsRankedAgainstTheGuess() throws {
+        var scene = Scene(width: 480, height: 360, background: .plain([130, 120, 110]),
+                          shapes: [(.disc(x: 430, y: 190, radius: 100), [190, 70, 60])])
+        scene.noise = 60
+        let samples = try rankingSamples(scene)
+        #expect(samples.map(\.start) == ["guessRounds", "guess"])
+        #expect((samples.map(\.iou).max() ?? 0) > 0.9, "IoUs \(samples.map(\.iou))")
+    }
+
+    /// The ranker's training samples for `scene`'s photo, against its own mask.
+    private func rankingSamples(_ scene: Scene) throws -> [RankingSample] {
+        let rendered = scene.render()
+        var truth = RGBAImage(width: scene.width, height: scene.height,
+                              pixels: [UInt8](repeating: 255, count: scene.width * scene.height * 4))
+        for (index, alpha) in rendered.mask.enumerated() {
+            for channel in 0..<3 { truth.pixels[index * 4 + channel] = UInt8((alpha * 255).rounded()) }
+        }
+        return try SubjectSegmenter.rankingSamples(rendered.image, workingSize: 400, truth: truth)
     }
 }
