@@ -152,6 +152,15 @@ import TestSupport
         #expect(frameMean < 0.1, "along the frame: \(frameMean)")
     }
 
+    /// The fill network's guess is used from half the grid on, and from 0.4 on where the
+    /// shipped network's guess covers less than half as much; else the shipped one's.
+    @Test(arguments: [(0.5, 0.6, true), (0.9, 0, true), (0.45, 0.2, true), (0.4, 0.2, true),
+                      (0.45, 0.3, false), (0.39, 0.1, false), (0.3, 0, false), (0.49, 0.49, false)])
+    func theFillNetworkIsTrustedWhereItSeesABigSubjectTheOtherCallsSmall(fillArea: Float, shippedArea: Float,
+                                                                        trusted: Bool) {
+        #expect(SubjectPrior.trustsFillNetwork(fillArea: fillArea, shippedArea: shippedArea) == trusted)
+    }
+
     /// A disc that fills four fifths of the picture, cut by three edges, on a studio
     /// gradient: the fill network's guess covers half the grid, so it is the one used, and
     /// it lies on the disc, not on the corner of backdrop left visible.
