@@ -66,8 +66,8 @@ import FoundationEssentials
 /// it, and the ranker picks between their result and the guess itself (when even they
 /// lose the subject, all its colours in the frame's model, the guess is the result), which
 /// the refinement's untrimmed models then carve. When the rectangle's result is one, the
-/// guess is asked as usual and the other candidates may replace it (a lake band carved out of the
-/// centre gives way to the turkey beside it). The guess alone, as the only seed or as a term of
+/// guess is asked as usual and the other candidates may replace it (a lake band carved
+/// out of the centre gives way to the turkey beside it). The guess alone, as the only seed or as a term of
 /// every cut, lost more than it gained. It has the last word on two things: where it sees
 /// no subject at all (no pixel more likely subject than not), there is none, whatever the
 /// colours found (a studio backdrop's lit centre, a patch of far shore); and a subject
@@ -172,8 +172,7 @@ package struct SubjectSegmenter: Sendable {
     /// face or a rim the frame's colours also show, and on two perturbed copies of each
     /// 8 of 9 changed photos up, each copy up by 0.001-0.021 mIoU; on validation seeds 1-12
     /// a top hat 0.93 -> 0.87, the rounds' result kept on the four others; the dev set
-    /// unchanged). Validation
-    /// seeds 5-8, on which no earlier choice was made: 0.8623 -> 0.8757 mIoU, as a bear and
+    /// unchanged). Validation seeds 5-8, on which no earlier choice was made: 0.8623 -> 0.8757 mIoU, as a bear and
     /// a tower cut by the frame, an emu before rocks and a ferret, all "no subject found"
     /// before, came out at 0.96, 0.87, 0.74 and 0.63 IoU; seeds 1-4 0.9114 -> 0.9120, the
     /// dev set unchanged. The subject-free sets report no subject for 35 and 29 of 60
@@ -315,8 +314,9 @@ package struct SubjectSegmenter: Sendable {
     /// then from the prior's own guess; the `SegmentationRanker` picks among the results
     /// and the guess itself (only between the two when the first settles the prior's
     /// doubt, or when only the guess's rounds found a subject: `certainGuess`). Returns the
-    /// pick with the prior, which is nil when no result was a subject to judge. With `collecting`, every candidate is made and handed to it,
-    /// the prior's agreement notwithstanding (the ranker's training samples).
+    /// pick with the prior, which is nil when no result was a subject to judge. With
+    /// `collecting`, every candidate is made and handed to it, the prior's agreement
+    /// notwithstanding (the ranker's training samples).
     private func grabCut(_ image: WorkingImage,
                          collecting: ((SegmentationRanker, [SegmentationRanker.Candidate]) -> Void)? = nil)
         throws -> (labels: [UInt8], prior: SubjectPrior?) {
