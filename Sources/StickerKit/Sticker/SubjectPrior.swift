@@ -88,7 +88,8 @@ struct SubjectPrior: Sendable {
             return
         }
         let shipped = SubjectPrior.logits(of: .shipped, input)
-        logits = SubjectPrior.trustsFillNetwork(fillArea: fillArea, shippedArea: SubjectPrior.area(shipped)) ? fill : shipped
+        let trustsFill = SubjectPrior.trustsFillNetwork(fillArea: fillArea, shippedArea: SubjectPrior.area(shipped))
+        logits = trustsFill ? fill : shipped
     }
 
     /// Whether the fill network's guess is the one used, given the shares of the grid that

@@ -172,12 +172,12 @@ package struct SubjectSegmenter: Sendable {
     /// face or a rim the frame's colours also show, and on two perturbed copies of each
     /// 8 of 9 changed photos up, each copy up by 0.001-0.021 mIoU; on validation seeds 1-12
     /// a top hat 0.93 -> 0.87, the rounds' result kept on the four others; the dev set
-    /// unchanged). Validation seeds 5-8, on which no earlier choice was made: 0.8623 -> 0.8757 mIoU, as a bear and
-    /// a tower cut by the frame, an emu before rocks and a ferret, all "no subject found"
-    /// before, came out at 0.96, 0.87, 0.74 and 0.63 IoU; seeds 1-4 0.9114 -> 0.9120, the
-    /// dev set unchanged. The subject-free sets report no subject for 35 and 29 of 60
-    /// photos instead of 39 and 34, still every studio sweep, gradient and flat colour.
-    /// At 0.9: 33 and 29, for one more rescued case (0 -> 0.19 IoU).
+    /// unchanged). Validation seeds 5-8, on which no earlier choice was made: 0.8623 -> 0.8757
+    /// mIoU, as a bear and a tower cut by the frame, an emu before rocks and a ferret, all "no
+    /// subject found" before, came out at 0.96, 0.87, 0.74 and 0.63 IoU; seeds 1-4 0.9114 ->
+    /// 0.9120, the dev set unchanged. The subject-free sets report no subject for 35 and 29 of
+    /// 60 photos instead of 39 and 34, still every studio sweep, gradient and flat colour. At
+    /// 0.9: 33 and 29, for one more rescued case (0 -> 0.19 IoU).
     var certainGuess: Float = 0.99
 
     /// A subject region that touches the frame, other than the largest, is dropped when the
