@@ -107,11 +107,12 @@ import TestSupport
         #expect(elsewhere < 0.1, "off the disc: \(elsewhere)")
     }
 
-    /// The prior's probabilities on a `width` x `height` photo of a disc of `color` over a
-    /// backdrop that shades with the row (`backdrop(y)`), each channel noisy by up to 3
-    /// levels; and, per pixel, whether the disc covers it.
+    /// The prior of a `width` x `height` photo of a disc of `color` over a backdrop that
+    /// shades with the row (`backdrop(y)`), each channel noisy by up to 3 levels, its
+    /// probabilities at each pixel, and, per pixel, whether the disc covers it.
     private func prior(onDisc disc: (x: Int, y: Int, radius: Int), color: SIMD3<Float>, width: Int, height: Int,
-                       seed: UInt64, backdrop: (Int) -> SIMD3<Float>) -> (probabilities: [Float], inDisc: [Bool]) {
+                       seed: UInt64, backdrop: (Int) -> SIMD3<Float>)
+        -> (prior: SubjectPrior, probabilities: [Float], inDisc: [Bool]) {
         var generator = SplitMix64(seed: seed)
         var inDisc = [Bool](repeating: false, count: width * height)
         var colors = [SIMD3<Float>](repeating: .zero, count: width * height)
@@ -123,9 +124,8 @@ import TestSupport
                     + SIMD3((0..<3).map { _ in Float(generator.nextUnit() * 6 - 3) })
             }
         }
-        let probabilities = SubjectPrior(WorkingImage(width: width, height: height, colors: colors))
-            .probabilities(width: width, height: height)
-        return (probabilities, inDisc)
+        let prior = SubjectPrior(WorkingImage(width: width, height: height, colors: colors))
+        return (prior, prior.probabilities(width: width, height: height), inDisc)
     }
 
     /// The mean of `probabilities` over the pixels `selected` picks.
@@ -137,8 +137,8 @@ import TestSupport
     /// The shipped weights on a product shot: a disc on a studio gradient.
     @Test func shippedNetworkFindsADiscOnAGradient() {
         let width = 160, height = 120
-        let (probabilities, inDisc) = prior(onDisc: (80, 60, 30), color: [40, 90, 200], width: width, height: height,
-                                            seed: 11) { y in
+        let (prior, probabilities, inDisc) = prior(onDisc: (80, 60, 30), color: [40, 90, 200], width: width,
+                                                   height: height, seed: 11) { y in
             let shade = Float(235 - y / 3)
             return [shade, shade - 5, shade - 10]
         }
@@ -150,6 +150,7 @@ import TestSupport
         let frameMean = mean(probabilities) { !inDisc[$0] && onFrame($0) }
         #expect(insideMean > 0.8, "inside the disc: \(insideMean)")
         #expect(frameMean < 0.1, "along the frame: \(frameMean)")
+        #expect(!prior.isFillNetworkGuess, "a subject a fifth of the picture wide is the shipped network's")
     }
 
     /// The fill network's guess is used from half the grid on, and from 0.4 on where the
@@ -162,12 +163,12 @@ import TestSupport
     }
 
     /// A disc that fills four fifths of the picture, cut by three edges, on a studio
-    /// gradient: the fill network's guess covers half the grid, so it is the one used, and
-    /// it lies on the disc, not on the corner of backdrop left visible.
+    /// gradient: the fill network's guess covers half the grid, so it is the one used (and
+    /// says so), and it lies on the disc, not on the corner of backdrop left visible.
     @Test func fillNetworkFindsASubjectFillingThePicture() {
         let width = 240, height = 180
-        let (probabilities, inDisc) = prior(onDisc: (100, 120, 120), color: [200, 120, 40], width: width,
-                                            height: height, seed: 5) { y in
+        let (prior, probabilities, inDisc) = prior(onDisc: (100, 120, 120), color: [200, 120, 40], width: width,
+                                                   height: height, seed: 5) { y in
             let shade = Float(215 - y / 2)
             return [shade - 15, shade - 5, shade + 15]
         }
@@ -176,5 +177,6 @@ import TestSupport
         let outsideMean = mean(probabilities) { !inDisc[$0] }
         #expect(insideMean > 0.7, "inside the disc: \(insideMean)")
         #expect(outsideMean < 0.3, "the backdrop left visible: \(outsideMean)")
+        #expect(prior.isFillNetworkGuess)
     }
 }

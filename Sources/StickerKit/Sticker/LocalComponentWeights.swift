@@ -23,6 +23,18 @@ import Glibc
 /// colour was on the verge, the cut followed those steps (the dev set's tree in a storm
 /// lost its lower crown along a row of cells, 0.65 -> 0.86 IoU interpolated; validation
 /// seeds 1-4 / 5-12 0.9161 / 0.9005 -> 0.9166 / 0.9000, close-ups 0.886 -> 0.886).
+///
+/// Not used when the prior's guess is the fill network's (`SubjectPrior`), whose subject
+/// fills the picture: the background it leaves is a rim along the frame and the places
+/// where the guess falls short of the subject, so the shares near such a place are the
+/// subject's own colours, and the cut gives them away (a strawberry filling the picture
+/// lost the half its guess missed, 0.59 -> 1.00 IoU without the weights). Since version
+/// 53: frame-filling subjects (`make-validation-set --fill`, seeds 1-2) 0.801 / 0.813 ->
+/// 0.810 / 0.840 mIoU, their two perturbed copies each up by 0.010-0.039, and seeds 3-4,
+/// which no choice here looked at, 0.705 / 0.728 -> 0.735 / 0.755 (23 photos up by more
+/// than 0.005, 7 down); validation seeds 1-12 and close-ups down by 0.0001-0.0018 (a few
+/// photos whose guess is the fill network's: a fedora in a close-up 0.88 -> 0.76), the
+/// dev set and the subject-free sets unchanged.
 struct LocalComponentWeights: Sendable {
     /// Cells across the picture's long side.
     static let cellsAcross = 24

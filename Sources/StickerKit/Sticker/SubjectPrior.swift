@@ -61,6 +61,8 @@ struct SubjectPrior: Sendable {
 
     /// Logits on the output grid, row-major.
     let logits: [Float]
+    /// Whether they are the fill network's: the guess is that the subject fills the picture.
+    let isFillNetworkGuess: Bool
 
     init(_ image: WorkingImage) {
         let side = SubjectPrior.inputSide
@@ -84,12 +86,12 @@ struct SubjectPrior: Sendable {
         let fill = SubjectPrior.logits(of: .fillNetwork, input)
         let fillArea = SubjectPrior.area(fill)
         guard fillArea < SubjectPrior.fillGate else {
-            logits = fill
+            (logits, isFillNetworkGuess) = (fill, true)
             return
         }
         let shipped = SubjectPrior.logits(of: .shipped, input)
         let trustsFill = SubjectPrior.trustsFillNetwork(fillArea: fillArea, shippedArea: SubjectPrior.area(shipped))
-        logits = trustsFill ? fill : shipped
+        (logits, isFillNetworkGuess) = trustsFill ? (fill, true) : (shipped, false)
     }
 
     /// Whether the fill network's guess is the one used, given the shares of the grid that

@@ -35,7 +35,8 @@ import FoundationEssentials
 /// parts the search lost to the backdrop's shadows come back; and the background's model
 /// weighs its components near each pixel by their share of the background around it, as
 /// the subject prior places it (`LocalComponentWeights`), so a subject colour the
-/// background shows only elsewhere is not explained by it. They refine the subjects the
+/// background shows only elsewhere is not explained by it (unless the guess is that the
+/// subject fills the picture, where there is too little background to place). They refine the subjects the
 /// rounds found and add none: a region they label subject that touches none of theirs
 /// (a strip of the subject's colour along the frame) goes back to background. Refining
 /// at 480 pixels instead of the 400 the subject is found at gave the validation sets
@@ -233,9 +234,10 @@ package struct SubjectSegmenter: Sendable {
             for x in 0..<image.width { labels[y * image.width + x] = coarseLabels[row + coarseColumn(x)] }
         }
         // The local weights count a pixel as background as far as the prior's guess at the
-        // coarse level does not call it subject.
-        let local = prior.map { prior in
-            LocalComponentWeights(width: image.width, height: image.height) { index in
+        // coarse level does not call it subject; there are none when the guess is that the
+        // subject fills the picture (see `LocalComponentWeights`).
+        let local = prior.flatMap { prior in
+            prior.isFillNetworkGuess ? nil : LocalComponentWeights(width: image.width, height: image.height) { index in
                 1 - prior.probability(x: coarseColumn(index % image.width), y: coarseRow(index / image.width),
                                       width: coarse.width, height: coarse.height)
             }
