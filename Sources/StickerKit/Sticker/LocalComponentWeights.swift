@@ -30,7 +30,7 @@ import Glibc
 /// subject's own colours, and the cut gives them away (a strawberry filling the picture
 /// lost the half its guess missed, 0.59 -> 1.00 IoU without the weights). Since version
 /// 53: frame-filling subjects (`make-validation-set --fill`, seeds 1-2) 0.801 / 0.813 ->
-/// 0.810 / 0.840 mIoU, their two perturbed copies each up by 0.010-0.039, and seeds 3-4,
+/// 0.811 / 0.840 mIoU, their two perturbed copies each up by 0.010-0.039, and seeds 3-4,
 /// which no choice here looked at, 0.705 / 0.728 -> 0.735 / 0.755 (23 photos up by more
 /// than 0.005, 7 down); validation seeds 1-12 and close-ups down by 0.0001-0.0018 (a few
 /// photos whose guess is the fill network's: a fedora in a close-up 0.88 -> 0.76), the

@@ -36,13 +36,13 @@ import FoundationEssentials
 /// weighs its components near each pixel by their share of the background around it, as
 /// the subject prior places it (`LocalComponentWeights`), so a subject colour the
 /// background shows only elsewhere is not explained by it (unless the guess is that the
-/// subject fills the picture, where there is too little background to place). They refine the subjects the
-/// rounds found and add none: a region they label subject that touches none of theirs
-/// (a strip of the subject's colour along the frame) goes back to background. Refining
-/// at 480 pixels instead of the 400 the subject is found at gave the validation sets
-/// 0.890 -> 0.893 mIoU (177 -> 186 passes, every seed up) for about a fifth more
-/// segmentation time; 512 and 600 gained no more on every seed, and the whole search at
-/// 512 changed which subjects were found (seeds up and down).
+/// subject fills the picture, where there is too little background to place). They
+/// refine the subjects the rounds found and add none: a region they label subject that
+/// touches none of theirs (a strip of the subject's colour along the frame) goes back to
+/// background. Refining at 480 pixels instead of the 400 the subject is found at gave the
+/// validation sets 0.890 -> 0.893 mIoU (177 -> 186 passes, every seed up) for about a
+/// fifth more segmentation time; 512 and 600 gained no more on every seed, and the whole
+/// search at 512 changed which subjects were found (seeds up and down).
 ///
 /// Colour seeding fails when the subject's colours also occur along the frame, or when
 /// something small and bright in the background (a glint, a cloud) is what the frame
