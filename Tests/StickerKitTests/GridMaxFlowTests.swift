@@ -2,10 +2,10 @@
 import Testing
 
 /// Boykov-Kolmogorov max-flow on the pixel grid against the definition, on small random
-/// grids, and against a plain max-flow on larger and textured ones: the side it reports is the smallest of the cheapest of all 2^n labellings (the
-/// pixels every cheapest labelling puts on the source side), which is what makes cuts
-/// independent of the order of the search, and of the flow a graph solved before starts
-/// from.
+/// grids, and against a plain max-flow on larger and textured ones: the side it reports is
+/// the smallest of the cheapest of all 2^n labellings (the pixels every cheapest labelling
+/// puts on the source side), which is what makes cuts independent of the order of the
+/// search, and of the flow a graph solved before starts from.
 @Suite struct GridMaxFlowTests {
     struct Problem {
         let width: Int, height: Int

@@ -28,21 +28,21 @@ import FoundationEssentials
 /// the coarse subject, everything outside held as background (`refinementMargin`), unless
 /// the subject then reaches the window's side. Their smoothness is lower, so parts one or
 /// two pixels wide (legs, stems, spokes) survive them; the second re-fits the models to
-/// the first's finer labels, which brings back ragged outlines the coarse level rounded off. In them the background's model
-/// may also explain a pixel as background in shadow (`refinementShadow`), so a soft
-/// drop shadow hugging the subject is cut away, and the subject's model also learns the
-/// colours of the small holes the subject encloses (`refinementHoleShare`), so dark
-/// parts the search lost to the backdrop's shadows come back; and the background's model
-/// weighs its components near each pixel by their share of the background around it, as
-/// the subject prior places it (`LocalComponentWeights`), so a subject colour the
-/// background shows only elsewhere is not explained by it (unless the guess is that the
-/// subject fills the picture, where there is too little background to place). They
-/// refine the subjects the rounds found and add none: a region they label subject that
-/// touches none of theirs (a strip of the subject's colour along the frame) goes back to
-/// background. Refining at 480 pixels instead of the 400 the subject is found at gave the
-/// validation sets 0.890 -> 0.893 mIoU (177 -> 186 passes, every seed up) for about a
-/// fifth more segmentation time; 512 and 600 gained no more on every seed, and the whole
-/// search at 512 changed which subjects were found (seeds up and down).
+/// the first's finer labels, which brings back ragged outlines the coarse level rounded
+/// off. In them the background's model may also explain a pixel as background in shadow
+/// (`refinementShadow`), so a soft drop shadow hugging the subject is cut away, and the
+/// subject's model also learns the colours of the small holes the subject encloses
+/// (`refinementHoleShare`), so dark parts the search lost to the backdrop's shadows come
+/// back; and the background's model weighs its components near each pixel by their share of
+/// the background around it, as the subject prior places it (`LocalComponentWeights`), so a
+/// subject colour the background shows only elsewhere is not explained by it (unless the
+/// guess is that the subject fills the picture, where there is too little background to
+/// place). They refine the subjects the rounds found and add none: a region they label
+/// subject that touches none of theirs (a strip of the subject's colour along the frame)
+/// goes back to background. Refining at 480 pixels instead of the 400 the subject is found
+/// at gave the validation sets 0.890 -> 0.893 mIoU (177 -> 186 passes, every seed up) for
+/// about a fifth more segmentation time; 512 and 600 gained no more on every seed, and the
+/// whole search at 512 changed which subjects were found (seeds up and down).
 ///
 /// Colour seeding fails when the subject's colours also occur along the frame, or when
 /// something small and bright in the background (a glint, a cloud) is what the frame
@@ -68,12 +68,12 @@ import FoundationEssentials
 /// lose the subject, all its colours in the frame's model, the guess is the result), which
 /// the refinement's untrimmed models then carve. When the rectangle's result is one, the
 /// guess is asked as usual and the other candidates may replace it (a lake band carved
-/// out of the centre gives way to the turkey beside it). The guess alone, as the only seed or as a term of
-/// every cut, lost more than it gained. It has the last word on two things: where it sees
-/// no subject at all (no pixel more likely subject than not), there is none, whatever the
-/// colours found (a studio backdrop's lit centre, a patch of far shore); and a subject
-/// region along the frame, other than the largest, in which it sees almost no subject is
-/// dropped.
+/// out of the centre gives way to the turkey beside it). The guess alone, as the only seed
+/// or as a term of every cut, lost more than it gained. It has the last word on two things:
+/// where it sees no subject at all (no pixel more likely subject than not), there is none,
+/// whatever the colours found (a studio backdrop's lit centre, a patch of far shore); and a
+/// subject region along the frame, other than the largest, in which it sees almost no
+/// subject is dropped.
 package struct SubjectSegmenter: Sendable {
     /// Most rounds from the frame's seed or the rectangle.
     var iterations = 3
