@@ -420,6 +420,28 @@ import TestSupport
         #expect(!asked)
     }
 
+    /// A region that stops a pixel short of the frame counts as along it within a margin
+    /// of one pixel: the unlikely one at the right goes, while the one two pixels from the
+    /// bottom stays, and so does the largest, which the margin also reaches. With no
+    /// margin no region is along the frame, and the probabilities are never asked for.
+    @Test func unlikelySecondaryRegionsNearTheFrameAreDroppedWithinTheMargin() {
+        let mask = ForegroundMask(width: 10, height: 7, values: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                                 0, 1, 1, 1, 0, 0, 0, 0, 0, 0,
+                                                                 0, 1, 1, 1, 0, 0, 0, 0, 1, 0,
+                                                                 0, 1, 1, 1, 0, 0, 0, 0, 1, 0,
+                                                                 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,
+                                                                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                                                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        let unlikely = [Float](repeating: 0, count: 70)
+        var expected = mask.values
+        expected[2 * 10 + 8] = 0
+        expected[3 * 10 + 8] = 0
+        #expect(mask.droppingFrameRegions(below: 0.1, within: 1) { unlikely }.values == expected)
+        var asked = false
+        #expect(mask.droppingFrameRegions(below: 0.1, within: 0) { asked = true; return unlikely }.values == mask.values)
+        #expect(!asked)
+    }
+
     /// Edge capacities against the formula, on a flat grey backdrop with faint noise and
     /// one small black square: the square's edges are hundreds of times the mean squared
     /// difference, so exp(-beta d^2) underflows there and the capacity must be 0, never

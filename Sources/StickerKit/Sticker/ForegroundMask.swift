@@ -20,15 +20,16 @@ struct ForegroundMask: Sendable, Equatable {
     static func holdsSubject(_ labels: [UInt8]) -> Bool { area(of: labels) * 1000 >= labels.count }
 
     /// Labels 8-connected regions whose value equals `value`; returns the label of every
-    /// pixel (-1 for other pixels) and each region's size and whether it touches the frame.
-    /// Regions are numbered in the raster order of their first pixel.
+    /// pixel (-1 for other pixels) and each region's size and whether it touches the frame
+    /// (comes within `frameMargin` pixels of it; 0: has a pixel on it). Regions are
+    /// numbered in the raster order of their first pixel.
     ///
     /// Run-based two-pass labelling: each row's runs of `value` are joined with the runs of
     /// the row above that touch them (diagonals included) in a union-find forest, then each
     /// run is painted with its root's final label (K. Suzuki, I. Horiba, N. Sugie, "Linear-
     /// time connected-component labeling based on sequential local operations", CVIU 2003,
     /// here over runs rather than pixels). O(N).
-    func regions(of value: UInt8) -> (labels: [Int32], sizes: [Int], touchesFrame: [Bool]) {
+    func regions(of value: UInt8, frameMargin: Int = 0) -> (labels: [Int32], sizes: [Int], touchesFrame: [Bool]) {
         guard !values.isEmpty else { return ([], [], []) }
         let width = self.width, height = self.height
         var runs: [(start: Int32, end: Int32, row: Int32)] = []   // inclusive ends
@@ -83,7 +84,9 @@ struct ForegroundMask: Sendable, Equatable {
                 let label = finalLabels[top], run = runs[index]
                 let start = Int(run.start), end = Int(run.end), y = Int(run.row)
                 sizes[Int(label)] += end - start + 1
-                if start == 0 || end == width - 1 || y == 0 || y == height - 1 { touchesFrame[Int(label)] = true }
+                if start <= frameMargin || end >= width - 1 - frameMargin || y <= frameMargin || y >= height - 1 - frameMargin {
+                    touchesFrame[Int(label)] = true
+                }
                 (labels.baseAddress! + y * width + start).update(repeating: label, count: end - start + 1)
             }
         }
@@ -205,11 +208,13 @@ struct ForegroundMask: Sendable, Equatable {
         return ForegroundMask(width: width, height: height, values: result)
     }
 
-    /// This mask without the subject regions, other than the largest, that touch the frame
-    /// and over which the mean of `probabilities` (one per pixel of the same grid, asked
-    /// for only when there is such a region) is below `limit`.
-    func droppingFrameRegions(below limit: Float, unlikelyUnder probabilities: () -> [Float]) -> ForegroundMask {
-        let subject = regions(of: 1)
+    /// This mask without the subject regions, other than the largest, that come within
+    /// `margin` pixels of the frame (0: touch it) and over which the mean of
+    /// `probabilities` (one per pixel of the same grid, asked for only when there is such a
+    /// region) is below `limit`.
+    func droppingFrameRegions(below limit: Float, within margin: Int = 0,
+                              unlikelyUnder probabilities: () -> [Float]) -> ForegroundMask {
+        let subject = regions(of: 1, frameMargin: margin)
         guard let largest = subject.sizes.indices.max(by: { subject.sizes[$0] < subject.sizes[$1] }),
               subject.sizes.indices.contains(where: { $0 != largest && subject.touchesFrame[$0] }) else { return self }
         let probabilities = probabilities()
