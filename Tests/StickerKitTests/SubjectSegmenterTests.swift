@@ -143,15 +143,20 @@ import TestSupport
     /// A red disc in the middle of a two-tone backdrop whose frame also shows red (a patch
     /// in a corner), and a small white glint near another corner that no frame colour
     /// explains: colour seeding starts from the glint and keeps it (as the segmenter does
-    /// when told to trust any seeded result; the refinement's local weights, which find no
-    /// red background near the disc, then take the disc in beside it). The rectangle's
-    /// rounds carve out the disc, and the subject prior picks that result.
+    /// when told to trust any seeded result and to judge only regions on the frame; the
+    /// refinement's local weights, which find no red background near the disc, then take
+    /// the disc in beside it). Judged within `frameRegionReach` of the frame, the glint,
+    /// which the prior doubts, goes even then. The rectangle's rounds carve out the disc,
+    /// and the subject prior picks that result.
     @Test func subjectPriorPrefersTheCentralSubjectToABackgroundGlint() throws {
         let (image, disc, glint, redPatch) = discAndGlint(
             backdrop: { x, _ in x < 120 ? [40, 100, 50] : [190, 170, 120] }, disc: (x: 120, y: 90, radius: 40),
             glint: (x: 190, y: 20), patch: { x, y in x < 30 && y >= 150 }, seed: 5)
-        let seededOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0, ranksSettledResult: false), image)
+        let seededOnly = try subjectPixels(SubjectSegmenter(settledAgreement: 0, ranksSettledResult: false,
+                                                            frameRegionReach: 0), image)
         #expect(seededOnly.isSuperset(of: glint), "seeding alone: \(seededOnly.intersection(glint).count) glint pixels")
+        let seededWithReach = try subjectPixels(SubjectSegmenter(settledAgreement: 0, ranksSettledResult: false), image)
+        #expect(seededWithReach.intersection(glint).isEmpty)
         let chosen = try subjectPixels(SubjectSegmenter(), image)
         let found = chosen.intersection(disc).count, stray = chosen.subtracting(disc).subtracting(redPatch).count
         #expect(found * 100 >= disc.count * 98, "disc pixels found: \(found) of \(disc.count)")
