@@ -84,9 +84,9 @@ struct ForegroundMask: Sendable, Equatable {
                 let label = finalLabels[top], run = runs[index]
                 let start = Int(run.start), end = Int(run.end), y = Int(run.row)
                 sizes[Int(label)] += end - start + 1
-                if start <= frameMargin || end >= width - 1 - frameMargin || y <= frameMargin || y >= height - 1 - frameMargin {
-                    touchesFrame[Int(label)] = true
-                }
+                let nearFrame = start <= frameMargin || end >= width - 1 - frameMargin
+                    || y <= frameMargin || y >= height - 1 - frameMargin
+                if nearFrame { touchesFrame[Int(label)] = true }
                 (labels.baseAddress! + y * width + start).update(repeating: label, count: end - start + 1)
             }
         }
@@ -212,7 +212,7 @@ struct ForegroundMask: Sendable, Equatable {
     /// `margin` pixels of the frame (0: touch it) and over which the mean of
     /// `probabilities` (one per pixel of the same grid, asked for only when there is such a
     /// region) is below `limit`.
-    func droppingFrameRegions(below limit: Float, within margin: Int = 0,
+    func droppingFrameRegions(below limit: Float, within margin: Int,
                               unlikelyUnder probabilities: () -> [Float]) -> ForegroundMask {
         let subject = regions(of: 1, frameMargin: margin)
         guard let largest = subject.sizes.indices.max(by: { subject.sizes[$0] < subject.sizes[$1] }),
