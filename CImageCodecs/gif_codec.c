@@ -106,10 +106,7 @@ cic_status cic_gif_open(const uint8_t *data, size_t length, uint64_t max_pixels,
     decoder->height = gif->SHeight > 0 && (uint32_t)gif->SHeight > bottom ? (uint32_t)gif->SHeight : bottom;
     header->source_width = decoder->width;
     header->source_height = decoder->height;
-    if (max_pixels > 0 && (uint64_t)decoder->width * decoder->height > max_pixels) {
-        cic_set_message(message, message_capacity, "image is %ux%u (%llu pixels), over the budget of %llu pixels",
-                        decoder->width, decoder->height, (unsigned long long)decoder->width * decoder->height,
-                        (unsigned long long)max_pixels);
+    if (cic_over_pixel_budget(decoder->width, decoder->height, max_pixels)) {
         cic_gif_close(decoder);
         return CIC_ERR_TOO_MANY_PIXELS;
     }

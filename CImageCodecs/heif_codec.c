@@ -118,10 +118,12 @@ cic_status cic_heif_open(const uint8_t *data, size_t length, uint64_t max_pixels
     int width = heif.handle_width(decoder->handle), height = heif.handle_height(decoder->handle);
     header->source_width = header->width = (uint32_t)(width > 0 ? width : 0);
     header->source_height = header->height = (uint32_t)(height > 0 ? height : 0);
-    if (width <= 0 || height <= 0 || (max_pixels > 0 && (uint64_t)width * (uint64_t)height > max_pixels)) {
-        cic_set_message(message, message_capacity,
-                        "image is %dx%d (%llu pixels), over the budget of %llu pixels", width, height,
-                        (unsigned long long)((uint64_t)width * (uint64_t)height), (unsigned long long)max_pixels);
+    if (width <= 0 || height <= 0) {
+        cic_set_message(message, message_capacity, "image size %dx%d has no pixels", width, height);
+        cic_heif_close(decoder);
+        return CIC_ERR_CORRUPT;
+    }
+    if (cic_over_pixel_budget((uint64_t)width, (uint64_t)height, max_pixels)) {
         cic_heif_close(decoder);
         return CIC_ERR_TOO_MANY_PIXELS;
     }

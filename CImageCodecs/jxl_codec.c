@@ -142,10 +142,7 @@ cic_status cic_jxl_open(const uint8_t *data, size_t length, uint64_t max_pixels,
     }
     header->source_width = info.xsize;
     header->source_height = info.ysize;
-    if (max_pixels > 0 && (uint64_t)info.xsize * info.ysize > max_pixels) {
-        cic_set_message(message, message_capacity, "image is %ux%u (%llu pixels), over the budget of %llu pixels",
-                        info.xsize, info.ysize, (unsigned long long)info.xsize * info.ysize,
-                        (unsigned long long)max_pixels);
+    if (cic_over_pixel_budget(info.xsize, info.ysize, max_pixels)) {
         cic_jxl_close(decoder);
         return CIC_ERR_TOO_MANY_PIXELS;
     }

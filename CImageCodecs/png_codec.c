@@ -93,11 +93,7 @@ cic_status cic_png_open(const uint8_t *data, size_t length, uint64_t max_pixels,
                  &interlace_method, NULL, NULL);
     header->source_width = width;
     header->source_height = height;
-    if (max_pixels > 0 && (uint64_t)width * height > max_pixels) {
-        cic_set_message(message, message_capacity,
-                        "image is %ux%u (%llu pixels), over the budget of %llu pixels",
-                        width, height, (unsigned long long)width * height,
-                        (unsigned long long)max_pixels);
+    if (cic_over_pixel_budget(width, height, max_pixels)) {
         cic_png_close(decoder);
         return CIC_ERR_TOO_MANY_PIXELS;
     }

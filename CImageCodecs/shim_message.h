@@ -23,6 +23,13 @@ static inline size_t cic_rgba_bytes(uint32_t width, uint32_t height) {
     return (size_t)(pixels * 4);
 }
 
+/// Whether a `width` x `height` image is over a budget of `max_pixels` (0: no budget). A
+/// shim that finds it so returns CIC_ERR_TOO_MANY_PIXELS with the header's source size
+/// filled in, from which the caller words the error.
+static inline int cic_over_pixel_budget(uint64_t width, uint64_t height, uint64_t max_pixels) {
+    return max_pixels > 0 && width * height > max_pixels;
+}
+
 /// The shims' in-memory files: copies up to `size` bytes at `*offset` of `data` (`length`
 /// bytes) into `buffer` and moves `*offset` past them; returns how many (0 at the end).
 static inline size_t cic_read_memory(const uint8_t *data, size_t length, size_t *offset, void *buffer, size_t size) {

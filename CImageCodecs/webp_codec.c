@@ -34,11 +34,7 @@ cic_status cic_webp_open(const uint8_t *data, size_t length, uint64_t max_pixels
     uint32_t width = (uint32_t)features.width, height = (uint32_t)features.height;
     header->source_width = header->width = width;
     header->source_height = header->height = height;
-    if (max_pixels > 0 && (uint64_t)width * height > max_pixels) {
-        cic_set_message(message, message_capacity,
-                        "image is %ux%u (%llu pixels), over the budget of %llu pixels",
-                        width, height, (unsigned long long)width * height,
-                        (unsigned long long)max_pixels);
+    if (cic_over_pixel_budget(width, height, max_pixels)) {
         return CIC_ERR_TOO_MANY_PIXELS;
     }
     struct cic_webp_decoder *decoder = calloc(1, sizeof *decoder);

@@ -26,7 +26,7 @@ extern "C" {
 typedef enum {
     CIC_OK = 0,
     CIC_ERR_CORRUPT = 1,       ///< the library rejected the data; see the message
-    CIC_ERR_TOO_MANY_PIXELS = 2,
+    CIC_ERR_TOO_MANY_PIXELS = 2, ///< over `max_pixels`; the header's source size says by how much (no message)
     CIC_ERR_UNSUPPORTED = 3,
     CIC_ERR_OUT_OF_MEMORY = 4,
     CIC_ERR_ARGUMENT = 5

@@ -50,10 +50,20 @@ import TestSupport
         }
     }
 
-    @Test func jpegOverTheBudgetIsRefused() throws {
-        let data = TestFiles.jpeg(samplePhoto())
-        #expect(throws: CodecError.tooManyPixels(width: 96, height: 64, limit: 5000)) {
-            try ImageDecoder.decode(data, options: DecodeOptions(maxPixels: 5000))
+    /// The budget is exact in every format the photo can be written in here: one pixel
+    /// under the image's size refuses it from the header, its size decodes it.
+    @Test(arguments: ["png", "jpeg", "webp", "heic", "jxl"])
+    func theBudgetIsExact(kind: String) throws {
+        let photo = samplePhoto(), png = TestFiles.png(photo)
+        let data = switch kind {
+        case "png": png
+        case "jpeg": TestFiles.jpeg(photo)
+        case "webp": try WebPEncoder().encode(photo)
+        case "heic": try ExternalEncoder.heif(png, options: ["-q", "95"])
+        default: try ExternalEncoder.jxl(png, options: ["-d", "1"])
+        }
+        #expect(throws: CodecError.tooManyPixels(width: 96, height: 64, limit: 96 * 64 - 1)) {
+            try ImageDecoder.decode(data, options: DecodeOptions(maxPixels: 96 * 64 - 1))
         }
         #expect(try ImageDecoder.decode(data, options: DecodeOptions(maxPixels: 96 * 64)).image.width == 96)
     }
