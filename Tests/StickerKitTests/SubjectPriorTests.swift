@@ -1,3 +1,4 @@
+import Foundation
 @testable import StickerKit
 import Testing
 import TestSupport
@@ -151,6 +152,22 @@ import TestSupport
         #expect(insideMean > 0.8, "inside the disc: \(insideMean)")
         #expect(frameMean < 0.1, "along the frame: \(frameMean)")
         #expect(!prior.isFillNetworkGuess, "a subject a fifth of the picture wide is the shipped network's")
+    }
+
+    /// The guess as a cut's term: the scaled log-odds of each probability, held to those
+    /// of 0.01 and 0.99, on the side of 0 the probability is of 0.5.
+    @Test func logOddsFollowTheProbabilitiesWithinTheirBounds() {
+        let (prior, probabilities, _) = prior(onDisc: (80, 60, 30), color: [40, 90, 200], width: 160, height: 120,
+                                              seed: 11) { _ in [230, 225, 220] }
+        let odds = prior.logOdds(width: 160, height: 120, scaledBy: 0.5)
+        let bound = 0.5 * log(Float(0.99) / 0.01)
+        #expect(odds.count == probabilities.count)
+        #expect(odds.allSatisfy { abs($0) <= bound * 1.0001 })
+        #expect(odds.contains { $0 > bound * 0.99 } && odds.contains { $0 < -bound * 0.99 }, "sure both ways somewhere")
+        for (value, p) in zip(odds, probabilities) where abs(p - 0.5) > 1e-3 {
+            #expect((value > 0) == (p > 0.5))
+            if p > 0.01 && p < 0.99 { #expect(abs(value - 0.5 * log(p / (1 - p))) < 1e-3) }
+        }
     }
 
     /// The fill network's guess is used from half the grid on, and from 0.4 on where the

@@ -140,6 +140,32 @@ import TestSupport
         }
     }
 
+    /// The scene's disc and white patch labelled subject, with white also along the
+    /// backdrop's bottom: untrimmed, as the refinement fits them, the colour models hold
+    /// the patch in the subject. Weighed as `segment` weighs the fill network's guess, a
+    /// guess sure of the disc and of nothing else hands the patch back and keeps the disc.
+    @Test(arguments: [false, true])
+    func theFillNetworksGuessIsATermOfTheCut(favouring: Bool) {
+        let (image, labels, patch, disc) = scene()
+        let segmenter = SubjectSegmenter(), lab = image.inCIELAB()
+        // The guess's log-odds where it is sure (p held at 0.99 and 0.01).
+        let sure = segmenter.fillGuessWeight * log(Float(0.99) / 0.01)
+        let inDisc = Set(disc)
+        let bias = labels.indices.map { inDisc.contains($0) ? sure : -sure }
+        let next = segmenter.cut(SubjectSegmenter.features(of: image, lab: lab), labels: labels,
+                                 inBand: [Bool](repeating: false, count: labels.count),
+                                 graph: GridMaxFlow(ContrastEdges(lab, weight: segmenter.fineSmoothness * SubjectSegmenter.unit)),
+                                 trimmingSubject: false, favouring: favouring ? bias : nil)
+        let patchKept = patch.filter { next[$0] == 1 }.count
+        let discKept = disc.filter { next[$0] == 1 }.count
+        #expect(discKept * 100 >= disc.count * 99, "disc kept: \(discKept) of \(disc.count)")
+        if favouring {
+            #expect(patchKept * 100 <= patch.count, "patch still subject: \(patchKept) of \(patch.count)")
+        } else {
+            #expect(patchKept * 100 >= patch.count * 99, "patch dropped: \(patch.count - patchKept) of \(patch.count)")
+        }
+    }
+
     /// A red disc in the middle of a two-tone backdrop whose frame also shows red (a patch
     /// in a corner), and a small white glint near another corner that no frame colour
     /// explains: colour seeding starts from the glint and keeps it (as the segmenter does

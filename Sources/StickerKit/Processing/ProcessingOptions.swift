@@ -6,7 +6,8 @@ public struct ProcessingOptions: Sendable, Hashable, Codable {
     /// Pixel budget checked from the header before decoding.
     public var maxPixels: Int
 
-    /// Bumped whenever an algorithm change alters outputs, so old cache entries miss (54: a
+    /// Bumped whenever an algorithm change alters outputs, so old cache entries miss (55: the
+    /// refinement's cuts weigh the subject prior's guess where it is the fill network's; 54: a
     /// secondary subject region the prior doubts is dropped when it comes within an eighth
     /// of the long side of the frame, not only when it touches it; 53: no local background
     /// weights in the refinement where the subject prior's guess is the fill network's; 52:
@@ -23,7 +24,7 @@ public struct ProcessingOptions: Sendable, Hashable, Codable {
     /// scale in upright coordinates; 46: a CMYK JPEG's inks are converted through its
     /// embedded press profile; 45: photos with a colour profile are converted to sRGB when
     /// decoded; every other photo's results are version 44's, byte for byte).
-    public static let algorithmVersion = 54
+    public static let algorithmVersion = 55
 
     public init(sticker: StickerOptions = StickerOptions(), colorCount: Int = 5,
                 maxPixels: Int = DecodeOptions.defaultMaxPixels) {

@@ -17,7 +17,8 @@ import Glibc
 /// picture, finds those, but is less sure of a small subject at an edge and takes
 /// foliage for subject more often. So both run, and the fill network's guess is the one
 /// used when it covers at least `fillGate` of the grid, or at least `fillFloor` and twice
-/// what the shipped network's covers (see each for what it measured).
+/// what the shipped network's covers (see each for what it measured); the refinement's
+/// cuts then weigh it too (`SubjectSegmenter.fillGuessWeight`).
 struct SubjectPrior: Sendable {
     /// The side of the network's input.
     static let inputSide = 96
@@ -124,6 +125,15 @@ struct SubjectPrior: Sendable {
             for x in 0..<width { result[y * width + x] = probability(x: x, y: y, width: width, height: height) }
         }
         return result
+    }
+
+    /// `scale` times the log-odds of the probability at each pixel of a `width` x `height`
+    /// grid, the probability held within 0.01-0.99 (a term for a cut's preferences).
+    func logOdds(width: Int, height: Int, scaledBy scale: Float) -> [Float] {
+        probabilities(width: width, height: height).map { p in
+            let held = min(max(p, 0.01), 0.99)
+            return scale * log(held / (1 - held))
+        }
     }
 
     /// The probability at pixel (`x`, `y`) of a `width` x `height` grid (bilinear in the logits).
