@@ -127,18 +127,28 @@ struct SubjectPrior: Sendable {
         return result
     }
 
-    /// `scale` times the log-odds of the probability at each pixel of a `width` x `height`
-    /// grid, the probability held within 0.01-0.99 (a term for a cut's preferences).
+    /// `scale` times the log-odds at each pixel of a `width` x `height` grid (bilinear), held
+    /// within those of 0.01 and 0.99 (a term for a cut's preferences).
     func logOdds(width: Int, height: Int, scaledBy scale: Float) -> [Float] {
-        probabilities(width: width, height: height).map { p in
-            let held = min(max(p, 0.01), 0.99)
-            return scale * log(held / (1 - held))
+        let bound = log(Float(99))
+        var result = [Float](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                result[y * width + x] = scale * min(max(logit(x: x, y: y, width: width, height: height), -bound), bound)
+            }
         }
+        return result
     }
 
     /// The probability at pixel (`x`, `y`) of a `width` x `height` grid (bilinear in the logits).
     @inline(__always)
     func probability(x: Int, y: Int, width: Int, height: Int) -> Float {
+        1 / (1 + exp(-logit(x: x, y: y, width: width, height: height)))
+    }
+
+    /// The logit at pixel (`x`, `y`) of a `width` x `height` grid, bilinear between the cells'.
+    @inline(__always)
+    private func logit(x: Int, y: Int, width: Int, height: Int) -> Float {
         let side = SubjectPrior.outputSide
         let v = min(max((Float(y) + 0.5) * Float(side) / Float(height) - 0.5, 0), Float(side - 1))
         let y0 = min(Int(v), side - 2), fy = v - Float(y0)
@@ -146,8 +156,7 @@ struct SubjectPrior: Sendable {
         let x0 = min(Int(u), side - 2), fx = u - Float(x0)
         let top = logits[y0 * side + x0] * (1 - fx) + logits[y0 * side + x0 + 1] * fx
         let bottom = logits[(y0 + 1) * side + x0] * (1 - fx) + logits[(y0 + 1) * side + x0 + 1] * fx
-        let logit = top * (1 - fy) + bottom * fy
-        return 1 / (1 + exp(-logit))
+        return top * (1 - fy) + bottom * fy
     }
 
     /// How well `mask` agrees with the guess: the soft IoU of its silhouette (holes filled:
