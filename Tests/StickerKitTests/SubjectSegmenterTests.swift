@@ -39,16 +39,21 @@ import TestSupport
     }
 
     /// The shares of `scene()`'s patch and disc labelled subject after one round at
-    /// `smoothness`, trimming the subject's model or not, with each pixel's preference for
-    /// the subject moved by `bias` (index -> log-likelihood units) when given.
+    /// `smoothness`, trimming the subject's model or not; with `sure`, each pixel's
+    /// preference for the subject moves by it on the disc and by minus it elsewhere.
     private func sceneAfterOneRound(smoothness: Float, trimming: Bool,
-                                    favouring bias: ((Int) -> Float)? = nil) -> (patch: Double, disc: Double) {
+                                    favouringTheDiscBy sure: Float? = nil) -> (patch: Double, disc: Double) {
         let (image, labels, patch, disc) = scene()
         let lab = image.inCIELAB()
+        let bias = sure.map { sure in
+            var bias = [Float](repeating: -sure, count: labels.count)
+            for index in disc { bias[index] = sure }
+            return bias
+        }
         let next = SubjectSegmenter().cut(SubjectSegmenter.features(of: image, lab: lab), labels: labels,
                                           inBand: [Bool](repeating: false, count: labels.count),
                                           graph: GridMaxFlow(ContrastEdges(lab, weight: smoothness * SubjectSegmenter.unit)),
-                                          trimmingSubject: trimming, favouring: bias.map { labels.indices.map($0) })
+                                          trimmingSubject: trimming, favouring: bias)
         func share(_ pixels: [Int]) -> Double { Double(pixels.filter { next[$0] == 1 }.count) / Double(pixels.count) }
         return (share(patch), share(disc))
     }
@@ -155,11 +160,11 @@ import TestSupport
     /// guess sure of the disc and of nothing else hands the patch back and keeps the disc.
     @Test(arguments: [false, true])
     func theFillNetworksGuessIsATermOfTheCut(favouring: Bool) {
-        let segmenter = SubjectSegmenter(), disc = Set(scene().disc)
+        let segmenter = SubjectSegmenter()
         // The guess's log-odds where it is sure (p held at 0.99 and 0.01).
         let sure = segmenter.fillGuessWeight * log(Float(0.99) / 0.01)
         let kept = sceneAfterOneRound(smoothness: segmenter.fineSmoothness, trimming: false,
-                                      favouring: favouring ? { disc.contains($0) ? sure : -sure } : nil)
+                                      favouringTheDiscBy: favouring ? sure : nil)
         #expect(kept.disc >= 0.99, "disc kept: \(kept.disc)")
         if favouring {
             #expect(kept.patch <= 0.01, "patch still subject: \(kept.patch)")

@@ -120,22 +120,23 @@ struct SubjectPrior: Sendable {
 
     /// The probability at each pixel of a `width` x `height` grid (bilinear).
     func probabilities(width: Int, height: Int) -> [Float] {
-        var result = [Float](repeating: 0, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width { result[y * width + x] = probability(x: x, y: y, width: width, height: height) }
-        }
-        return result
+        grid(width: width, height: height) { x, y in probability(x: x, y: y, width: width, height: height) }
     }
 
     /// `scale` times the log-odds at each pixel of a `width` x `height` grid (bilinear), held
     /// within those of 0.01 and 0.99 (a term for a cut's preferences).
     func logOdds(width: Int, height: Int, scaledBy scale: Float) -> [Float] {
         let bound = log(Float(99))
+        return grid(width: width, height: height) { x, y in
+            scale * min(max(logit(x: x, y: y, width: width, height: height), -bound), bound)
+        }
+    }
+
+    /// `value` at each pixel of a `width` x `height` grid, row-major.
+    private func grid(width: Int, height: Int, _ value: (_ x: Int, _ y: Int) -> Float) -> [Float] {
         var result = [Float](repeating: 0, count: width * height)
         for y in 0..<height {
-            for x in 0..<width {
-                result[y * width + x] = scale * min(max(logit(x: x, y: y, width: width, height: height), -bound), bound)
-            }
+            for x in 0..<width { result[y * width + x] = value(x, y) }
         }
         return result
     }
